@@ -1,0 +1,39 @@
+# hpcmodels: every target bootstraps .venv on a fresh machine (only Python 3.11 + pip needed).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
+
+.PHONY: reproduce test lab bench lint format clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -e '.[dev,bench,dist]'
+	$(PY) -m ipykernel install --sys-prefix --name hpcmodels --display-name "Python (hpcmodels)"
+	touch $(STAMP)
+
+reproduce: $(STAMP)  ## run every notebook at its quick defaults, write figures/ and build/REPORT.md
+	$(PY) -m hpcmodels reproduce
+
+test: $(STAMP)  ## lint, then unit, property, paper checks and nbval over notebooks/
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+bench: $(STAMP)
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean:
+	rm -rf build .pytest_cache

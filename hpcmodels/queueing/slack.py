@@ -1,0 +1,115 @@
+"""Slack distributions of soft real-time jobs (He et al. 2006, Eqs. 1-2).
+
+A job misses its real-time requirement when its waiting time exceeds its slack. In an
+M/M/m queue ``P(W > s) = C exp(-delta s)`` with ``delta = m u - lambda`` (Eq. 14), so the
+miss rate of a cluster is ``C * E[exp(-delta S)]``: the Erlang C probability times the
+Laplace transform of the slack distribution at ``delta``. Eq. 16 (uniform slack) and
+Eq. 19 (q-spike slack) are the two closed forms of that transform.
+
+Each distribution is packed for the numba kernels as ``(kind, values, weights)``:
+kind 0 is uniform on ``[values[0], values[1]]``, kind 1 is spikes ``values`` with
+probabilities ``weights``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+__all__ = ["UniformSlack", "SpikeSlack", "as_slack"]
+
+UNIFORM = 0
+SPIKES = 1
+
+
+@dataclass(frozen=True)
+class UniformSlack:
+    """Slack uniform on ``[lo, hi]`` seconds (He 2006, Eq. 2; ``s_l``, ``s_u``)."""
+
+    lo: float
+    hi: float
+
+    def __post_init__(self) -> None:
+        if not (np.isfinite(self.lo) and np.isfinite(self.hi)):
+            raise ValueError(f"slack bounds must be finite, got ({self.lo}, {self.hi})")
+        if self.lo < 0:
+            raise ValueError(f"slack lower limit must be >= 0, got lo={self.lo}")
+        if self.lo > self.hi:
+            raise ValueError(f"slack lower limit exceeds upper: lo={self.lo} > hi={self.hi}")
+
+    def packed(self) -> tuple[int, np.ndarray, np.ndarray]:
+        return UNIFORM, np.array([self.lo, self.hi], float), np.ones(1)
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.uniform(self.lo, self.hi, n)
+
+
+@dataclass(frozen=True)
+class SpikeSlack:
+    """q-spike slack: value ``values[j]`` with probability ``weights[j]`` (He 2006, Eq. 1)."""
+
+    values: tuple[float, ...]
+    weights: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        v = np.asarray(self.values, float)
+        w = np.asarray(self.weights, float)
+        if v.ndim != 1 or v.size == 0 or v.shape != w.shape:
+            raise ValueError("spike slack needs equally many values and weights (at least one)")
+        if np.any(v < 0) or not np.all(np.isfinite(v)):
+            raise ValueError(f"spike slack values must be finite and >= 0, got {self.values}")
+        if np.any(w < 0) or abs(w.sum() - 1.0) > 1e-9:
+            raise ValueError(f"spike weights must be >= 0 and sum to 1, got {self.weights}")
+
+    def packed(self) -> tuple[int, np.ndarray, np.ndarray]:
+        return SPIKES, np.asarray(self.values, float), np.asarray(self.weights, float)
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.choice(np.asarray(self.values, float), size=n, p=np.asarray(self.weights))
+
+
+Slack = UniformSlack | SpikeSlack
+
+
+def as_slack(slack: Slack | tuple[float, float]) -> Slack:
+    """Accept a slack object or a ``(lo, hi)`` pair meaning uniform slack."""
+    if isinstance(slack, UniformSlack | SpikeSlack):
+        return slack
+    try:
+        lo, hi = slack
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"slack must be (lo, hi), UniformSlack or SpikeSlack, got {slack!r}"
+        ) from None
+    return UniformSlack(float(lo), float(hi))
+
+
+@numba.njit(cache=True)
+def _one_minus_exp_over(z: float) -> tuple[float, float]:
+    """``phi(z) = (1 - e^-z)/z`` and ``phi'(z)``, with series near ``z = 0``."""
+    if z < 1e-5:
+        return 1.0 - z / 2.0 + z * z / 6.0, -0.5 + z / 3.0
+    e = np.exp(-z)
+    phi = -np.expm1(-z) / z
+    return phi, (z * e - (1.0 - e)) / (z * z)
+
+
+@numba.njit(cache=True)
+def _laplace(kind: int, values: np.ndarray, weights: np.ndarray, delta: float):
+    """``E[exp(-delta S)]`` and its derivative in ``delta``."""
+    if kind == UNIFORM:
+        lo = values[0]
+        w = values[1] - lo
+        head = np.exp(-delta * lo)
+        phi, dphi = _one_minus_exp_over(delta * w)
+        value = head * phi
+        return value, -lo * value + head * w * dphi
+    value = 0.0
+    slope = 0.0
+    for j in range(values.size):
+        t = weights[j] * np.exp(-delta * values[j])
+        value += t
+        slope -= values[j] * t
+    return value, slope
