@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["VERDICTS", "compare_value", "compare_claim", "Collector", "write_report"]
+__all__ = ["VERDICTS", "compare_value", "compare_claim", "Collector", "write_report", "view"]
 
 VERDICTS = ("exact", "within tolerance", "qualitative", "differs")
 COLUMNS = ["item", "quantity", "paper", "ours", "diff", "verdict", "reason"]
@@ -142,3 +142,12 @@ def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")
     return report
+
+
+def view(rows: pd.DataFrame | list[dict], digits: int = 4) -> pd.DataFrame:
+    """A comparison table as a notebook shows it: numbers rounded, reasons kept whole."""
+    frame = pd.DataFrame(rows)
+    for column in ("paper", "ours", "diff", "algorithm1"):
+        if column in frame:
+            frame[column] = [round(v, digits) if isinstance(v, float) else v for v in frame[column]]
+    return frame

@@ -1,0 +1,117 @@
+"""Figures for the notebooks: curves with confidence intervals, paper-vs-ours bars.
+
+Plotting only; every number comes from the models. Figures are saved as
+``<figures_dir>/<paper>_<item>.png`` by :func:`save`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+
+__all__ = ["use_style", "curves", "panel_pair", "paper_vs_ours_bars", "save"]
+
+CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
+LABELS = {
+    "mean_response": "mean response time (s)",
+    "miss_rate": "mean miss rate",
+    "workload": "workload (fraction of saturation)",
+    "speeds": "node speeds [cluster 1, clusters 2-4]",
+    "nodes": "nodes [cluster 1, clusters 2-4]",
+    "slack_upper": "slack upper limit (s)",
+    "cv": "CV of inter-arrival times",
+    "change": "workload change from the initial level",
+}
+
+
+def use_style() -> None:
+    """The house style: seaborn's whitegrid with a colour-blind palette."""
+    sns.set_theme(style="whitegrid", palette="colorblind", context="notebook")
+
+
+def curves(
+    df: pd.DataFrame,
+    x: str,
+    metric: str,
+    algorithms: list[str] | None = None,
+    *,
+    ax: plt.Axes | None = None,
+    title: str | None = None,
+    analytic: bool = False,
+    hue: str = "algorithm",
+) -> plt.Axes:
+    """One line per algorithm with 95 % confidence bars; categorical ``x`` kept in order.
+
+    With ``analytic=True`` the M/M/m prediction for the same fractions under random
+    dispatch is drawn dashed next to each simulated curve.
+    """
+    ax = ax or plt.subplots(figsize=(6, 4))[1]
+    groups = algorithms or list(dict.fromkeys(df[hue]))
+    categorical = df[x].dtype == object
+    order = list(dict.fromkeys(df[x]))
+    for name in groups:
+        part = df[df[hue] == name]
+        xs = [order.index(v) for v in part[x]] if categorical else part[x]
+        line = ax.errorbar(
+            xs,
+            part[metric],
+            yerr=part[CI_COLUMN.get(metric, metric)],
+            marker="o",
+            ms=4,
+            capsize=3,
+            label=name,
+        )
+        model = {"mean_response": "analytic_response", "miss_rate": "analytic_miss"}[metric]
+        if analytic and part[model].notna().any():
+            ax.plot(xs, part[model], ls="--", lw=1, color=line[0].get_color(), alpha=0.7)
+    if categorical:
+        ax.set_xticks(range(len(order)), order)
+    ax.set_xlabel(LABELS.get(x, x))
+    ax.set_ylabel(LABELS.get(metric, metric))
+    if title:
+        ax.set_title(title)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def panel_pair(
+    df: pd.DataFrame,
+    x: str,
+    left: tuple[str, list[str]],
+    right: tuple[str, list[str]],
+    titles: tuple[str, str],
+    analytic: bool = False,
+) -> plt.Figure:
+    """Two panels side by side (the papers' "(a)" and "(b)")."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    for ax, (metric, algos), title in zip(axes, (left, right), titles, strict=True):
+        curves(df, x, metric, algos, ax=ax, title=title, analytic=analytic)
+    fig.tight_layout()
+    return fig
+
+
+def paper_vs_ours_bars(rows: pd.DataFrame, title: str) -> plt.Figure:
+    """Grouped bars: the paper's value and ours for every quantity of a table."""
+    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(rows)), 4))
+    xs = np.arange(len(rows))
+    ax.bar(xs - 0.2, rows["paper"].astype(float), 0.4, label="paper")
+    ax.bar(xs + 0.2, rows["ours"].astype(float), 0.4, label="ours")
+    ax.set_xticks(xs, rows["quantity"], rotation=60, ha="right", fontsize="small")
+    ax.set_ylabel("fraction of jobs")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def save(fig: plt.Figure, name: str, figures_dir: str | Path) -> Path:
+    """Save ``fig`` as ``<figures_dir>/<name>.png`` (150 dpi) and return the path."""
+    out = Path(figures_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.png"
+    fig.savefig(path, dpi=150, bbox_inches="tight", metadata={"Software": None})
+    return path

@@ -1,0 +1,77 @@
+"""Interactive explorers for the notebooks (ipywidgets). They only call the models."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import matplotlib.pyplot as plt
+from IPython.display import display
+
+from .papers import he2006
+from .queueing import UniformSlack
+from .queueing.system import MultiCluster
+
+__all__ = ["allocation_explorer"]
+
+
+def allocation_explorer(
+    system: MultiCluster = he2006.TABLE2, workload: float = 0.1, slack_upper: float = 30.0
+) -> w.VBox:
+    """Sliders for workload, node counts, node speeds and slack; the weighted, ORT and OMR
+    fractions and their exact mean response time and miss rate recompute live."""
+    style = {"description_width": "initial"}
+    load = w.FloatSlider(
+        value=workload,
+        min=0.02,
+        max=0.98,
+        step=0.01,
+        description="workload",
+        style=style,
+        continuous_update=False,
+    )
+    slack = w.FloatSlider(
+        value=slack_upper,
+        min=1,
+        max=120,
+        step=1,
+        description="slack max (s)",
+        style=style,
+        continuous_update=False,
+    )
+    nodes = [
+        w.IntSlider(value=m, min=1, max=64, description=f"nodes {i + 1}", continuous_update=False)
+        for i, m in enumerate(system.nodes)
+    ]
+    speeds = [
+        w.FloatSlider(
+            value=s,
+            min=0.5,
+            max=40,
+            step=0.5,
+            description=f"speed {i + 1}",
+            continuous_update=False,
+        )
+        for i, s in enumerate(system.speeds)
+    ]
+    out = w.Output()
+
+    def update(*_):
+        with out:
+            out.clear_output(wait=True)
+            try:
+                sysm = MultiCluster(tuple(n.value for n in nodes), tuple(s.value for s in speeds))
+                table = he2006.allocation_summary(sysm, load.value, UniformSlack(0, slack.value))
+            except ValueError as err:
+                print(f"invalid setting: {err}")
+                return
+            display(table.round(4))
+            fig, ax = plt.subplots(figsize=(6, 2.6))
+            clusters = [c for c in table.columns if c.startswith("cluster")]
+            table[clusters].plot.bar(ax=ax, rot=0)
+            ax.set_ylabel("fraction of jobs")
+            ax.legend(fontsize="small", ncols=len(clusters))
+            plt.show()
+
+    for control in [load, slack, *nodes, *speeds]:
+        control.observe(update, names="value")
+    update()
+    return w.VBox([w.HBox([load, slack]), w.HBox(nodes), w.HBox(speeds), out])

@@ -1,0 +1,60 @@
+"""The project's own promises: dependency lists in step, CLI, notebook conventions."""
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from hpcmodels import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _name(spec: str) -> str:
+    return re.split(r"[<>=!~ \[]", spec.strip(), maxsplit=1)[0].lower()
+
+
+def test_environment_yml_lists_the_same_dependencies_as_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {_name(d): d.replace(" ", "") for d in project["dependencies"]}
+    for extra in ("dev", "bench", "dist"):
+        wanted |= {_name(d): d.replace(" ", "") for d in project["optional-dependencies"][extra]}
+    text = (ROOT / "environment.yml").read_text()
+    block = text.split("dependencies:", 1)[1]
+    listed = {}
+    for line in block.splitlines():
+        m = re.match(r"^  - ([A-Za-z0-9_.\-]+.*)$", line)
+        if m and not m.group(1).startswith(("python", "pip")):
+            listed[_name(m.group(1))] = m.group(1).replace(" ", "")
+    assert listed == wanted
+
+
+def test_readme_names_the_two_commands_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text()
+    assert "make reproduce" in readme and "make test" in readme
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_notebook_follows_the_conventions():
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+    assert notebooks
+    for path in notebooks:
+        nb = json.loads(path.read_text())
+        cells = nb["cells"]
+        assert cells[0]["cell_type"] == "markdown" and cells[0]["source"][0].startswith("# ")
+        tagged = [c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+        assert len(tagged) == 1, f"{path.name}: one cell tagged 'parameters'"
+        code = [c for c in cells if c["cell_type"] == "code"]
+        assert all(c.get("execution_count") for c in code), f"{path.name} is stored executed"
+        errors = [o for c in code for o in c.get("outputs", []) if o["output_type"] == "error"]
+        assert not errors, f"{path.name} has stored errors"
+
+
+def test_cli_selects_notebooks():
+    assert [p.name for p in cli.find_notebooks(["03"])] == ["03_he2006_ort_omr.ipynb"]
+    assert cli.find_notebooks([]) == sorted(cli.find_notebooks([]))
+    with pytest.raises(SystemExit, match="no notebook matches"):
+        cli.find_notebooks(["99_missing"])
+    assert cli._parse_value("500000") == 500000 and cli._parse_value("abc") == "abc"
