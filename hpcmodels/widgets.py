@@ -13,43 +13,30 @@ from .queueing.system import MultiCluster
 __all__ = ["allocation_explorer"]
 
 
+def _slider(kind, value, lo, hi, step, label):
+    return kind(
+        value=value,
+        min=lo,
+        max=hi,
+        step=step,
+        description=label,
+        style={"description_width": "initial"},
+        continuous_update=False,
+    )
+
+
 def allocation_explorer(
     system: MultiCluster = he2006.TABLE2, workload: float = 0.1, slack_upper: float = 30.0
 ) -> w.VBox:
     """Sliders for workload, node counts, node speeds and slack; the weighted, ORT and OMR
     fractions and their exact mean response time and miss rate recompute live."""
-    style = {"description_width": "initial"}
-    load = w.FloatSlider(
-        value=workload,
-        min=0.02,
-        max=0.98,
-        step=0.01,
-        description="workload",
-        style=style,
-        continuous_update=False,
-    )
-    slack = w.FloatSlider(
-        value=slack_upper,
-        min=1,
-        max=120,
-        step=1,
-        description="slack max (s)",
-        style=style,
-        continuous_update=False,
-    )
+    load = _slider(w.FloatSlider, workload, 0.02, 0.98, 0.01, "workload")
+    slack = _slider(w.FloatSlider, slack_upper, 1, 120, 1, "slack max (s)")
     nodes = [
-        w.IntSlider(value=m, min=1, max=64, description=f"nodes {i + 1}", continuous_update=False)
-        for i, m in enumerate(system.nodes)
+        _slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}") for i, m in enumerate(system.nodes)
     ]
     speeds = [
-        w.FloatSlider(
-            value=s,
-            min=0.5,
-            max=40,
-            step=0.5,
-            description=f"speed {i + 1}",
-            continuous_update=False,
-        )
+        _slider(w.FloatSlider, s, 0.5, 40, 0.5, f"speed {i + 1}")
         for i, s in enumerate(system.speeds)
     ]
     out = w.Output()

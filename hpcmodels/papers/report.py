@@ -110,11 +110,16 @@ class Collector:
 
 
 def _cell(value) -> str:
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return value.replace("|", "\\|").replace("\n", " ")
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if isinstance(value, float):
         return f"{value:.4g}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return str(value)
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
