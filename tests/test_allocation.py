@@ -51,6 +51,9 @@ CONFIGS = [
     ([4, 4, 4, 4], np.array([15, 3, 3, 3]) / 84, 0.5),
     ([1, 2, 8], np.array([0.3, 0.1, 0.05]), 0.6),
     ([16, 1], np.array([0.02, 0.5]), 0.3),
+    # flat marginals: a many-node cluster's marginal is 1/u to the last bit at light load
+    ([1, 14], np.array([0.75, 0.5]), 0.03125),
+    ([12, 1, 1, 16], np.array([0.5, 1.0, 1.0, 1.0]), 0.5625),
 ]
 
 
@@ -118,11 +121,16 @@ def test_kkt_conditions_hold(system, which):
     assert alpha.sum() == pytest.approx(1, abs=1e-12)
     assert np.all(alpha >= 0) and np.all(alpha * lam < np.asarray(m) * u)
     g = np.array([_marginal(objective, m[i], u[i], alpha[i] * lam, *packed) for i in range(len(m))])
-    active = alpha > 1e-9
+    capped = alpha * lam >= (1 - 1e-9) * np.asarray(m) * u  # at the stability limit
+    active = (alpha > 1e-9) & ~capped
+    if not active.any():
+        return
     v = g[active].max()
     scale = max(abs(v), 1e-300)
     assert np.ptp(g[active]) <= 1e-6 * scale + 1e-14  # equal marginals (Eq. 12b / 18b)
-    assert np.all(g[~active] >= v * (1 - 1e-6) - 1e-14)  # idle clusters cost more at 0
+    idle = alpha <= 1e-9
+    assert np.all(g[idle] >= v * (1 - 1e-6) - 1e-14)  # idle clusters cost more at 0
+    assert np.all(g[capped] <= v * (1 + 1e-6) + 1e-14)  # capped ones would take more
 
 
 @given(systems)

@@ -479,6 +479,10 @@ def _series(df: pd.DataFrame, algorithm: str, x: str, column: str = "mean_respon
 
 
 _CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
+_RR_CAUSE = (
+    "ORT and OMR are optimal for random splitting (the M/M/m model); under round-robin "
+    "dispatch another split can do better"
+)
 
 
 def _everywhere(df, x, column, winner, losers, what, cause="") -> dict:
@@ -501,6 +505,8 @@ def _everywhere(df, x, column, winner, losers, what, cause="") -> dict:
     fails = noise + real
     ours = "holds at every point" if not fails else f"fails at {x} = {', '.join(fails)}"
     reason = ""
+    if real and not cause and winner.endswith("-RR"):
+        cause = _RR_CAUSE
     if real:
         reason = f"outside the 95 % CI at {', '.join(real)}" + (f": {cause}" if cause else "")
     elif noise:

@@ -160,9 +160,10 @@ def _next_guess(lo, hi, flo, fhi, step, width_ref):
 
 
 @numba.njit(cache=True)
-def _shrink(x, fx, lo, hi, flo, fhi, side):
-    """Replace one end of the bracket by ``x``; halve the stale end's value (Illinois)."""
-    if fx < 0.0:
+def _shrink(x, fx, below, lo, hi, flo, fhi, side):
+    """Replace one end of the bracket by ``x`` (the lower end when ``below``); halve the
+    stale end's value (Illinois)."""
+    if below:
         if side == -1:
             fhi *= 0.5
         return x, hi, fx, fhi, -1
@@ -172,13 +173,18 @@ def _shrink(x, fx, lo, hi, flo, fhi, side):
 
 
 @numba.njit(cache=True)
-def _x_of_v(objective, m, u, v, lo, hi, sk, sv, sw):
-    """Rate ``x`` in ``[lo, hi]`` with ``g(x) = v``; ``g`` increasing (Theorems 1, 3)."""
+def _x_of_v(objective, m, u, v, lo, hi, upper, sk, sv, sw):
+    """Rate ``x`` in ``[lo, hi]`` with ``g(x) = v``; ``g`` increases (Theorems 1, 3).
+
+    In floating point ``g`` can be flat (a many-node cluster at light load has marginal
+    ``1/u`` to the last bit), so ``g(x) = v`` may hold on an interval: ``upper`` returns
+    its right end, ``sup{x: g(x) <= v}``, otherwise its left end ``inf{x: g(x) >= v}``.
+    """
     flo = _marginal(objective, m, u, lo, sk, sv, sw) - v
-    if flo >= 0.0:
+    if flo > 0.0 or (flo == 0.0 and not upper):
         return lo
     fhi = _marginal(objective, m, u, hi, sk, sv, sw) - v
-    if fhi <= 0.0:
+    if fhi < 0.0 or (fhi == 0.0 and upper):
         return hi
     side = 0
     width_ref = hi - lo
@@ -187,19 +193,18 @@ def _x_of_v(objective, m, u, v, lo, hi, sk, sv, sw):
         if step % 3 == 2:
             width_ref = hi - lo
         fx = _marginal(objective, m, u, x, sk, sv, sw) - v
-        if fx == 0.0:
-            return x
-        lo, hi, flo, fhi, side = _shrink(x, fx, lo, hi, flo, fhi, side)
+        below = fx < 0.0 or (fx == 0.0 and upper)
+        lo, hi, flo, fhi, side = _shrink(x, fx, below, lo, hi, flo, fhi, side)
         if hi - lo <= 4e-16 * hi:
             break
     return lo - flo * (hi - lo) / (fhi - flo)
 
 
 @numba.njit(cache=True)
-def _rates_at(objective, m, u, v, xl, xh, sk, sv, sw):
+def _rates_at(objective, m, u, v, xl, xh, upper, sk, sv, sw):
     x = np.empty(m.size)
     for i in range(m.size):
-        x[i] = _x_of_v(objective, m[i], u[i], v, xl[i], xh[i], sk, sv, sw)
+        x[i] = _x_of_v(objective, m[i], u[i], v, xl[i], xh[i], upper, sk, sv, sw)
     return x
 
 
@@ -224,8 +229,9 @@ def _solve_rates(objective, m, u, lam, sk, sv, sw):
     vhi = gw.max()
     if vhi - vlo <= 1e-15 * abs(vhi):
         return xw
-    xl = _rates_at(objective, m, u, vlo, np.zeros(n), xmax, sk, sv, sw)
-    xh = _rates_at(objective, m, u, vhi, xl, xmax, sk, sv, sw)
+    # Left ends at vlo and right ends at vhi: sum(xl) <= lam <= sum(xh).
+    xl = _rates_at(objective, m, u, vlo, np.zeros(n), xmax, False, sk, sv, sw)
+    xh = _rates_at(objective, m, u, vhi, xl, xmax, True, sk, sv, sw)
     flo = xl.sum() - lam
     fhi = xh.sum() - lam
     side = 0
@@ -241,7 +247,7 @@ def _solve_rates(objective, m, u, lam, sk, sv, sw):
         v = _next_guess(vlo, vhi, flo, fhi, step, width_ref)
         if step % 3 == 2:
             width_ref = vhi - vlo
-        x = _rates_at(objective, m, u, v, xl, xh, sk, sv, sw)
+        x = _rates_at(objective, m, u, v, xl, xh, True, sk, sv, sw)
         fx = x.sum() - lam
         if abs(fx) <= 1e-14 * lam:
             break
@@ -249,7 +255,7 @@ def _solve_rates(objective, m, u, lam, sk, sv, sw):
             xl = x
         else:
             xh = x
-        vlo, vhi, flo, fhi, side = _shrink(v, fx, vlo, vhi, flo, fhi, side)
+        vlo, vhi, flo, fhi, side = _shrink(v, fx, fx < 0.0, vlo, vhi, flo, fhi, side)
         if vhi - vlo <= 4e-16 * abs(vhi):
             # The bracket on v has collapsed, yet the rates still jump across it: a
             # cluster whose marginal is almost flat (many nodes, light load) enters
@@ -293,6 +299,11 @@ def omr_allocation(
 
     ``slack`` is a ``(lo, hi)`` pair for uniform slack (Eq. 2), a ``UniformSlack`` or a
     ``SpikeSlack`` (q-spike, Eq. 1).
+
+    Unlike the response time, the miss rate stays finite (it tends to 1) as a cluster
+    approaches saturation, so at high load the optimum can sit on the stability limit
+    ``alpha_i lambda < m_i u_i`` of the paper's constraint set; we then return the
+    fraction at ``(1 - 1e-12) m_i u_i``, a cluster that is stable only on paper.
     """
     m, u = validate_system(nodes, rates, arrival_rate)
     packed = as_slack(slack).packed()
