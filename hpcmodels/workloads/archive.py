@@ -1,0 +1,205 @@
+"""The Parallel Workloads Archive logs the papers use: catalogue, lookup, checked download.
+
+``load_archive_log(name)`` finds a log by its archive file name (without ``.swf.gz``):
+
+1. in ``$HPCMODELS_DATA`` (a folder of ``<name>.swf.gz`` or ``<name>.swf`` files),
+2. in the user cache (``~/.cache/hpcmodels`` on Linux; ``$HPCMODELS_CACHE`` overrides),
+3. else it downloads the file from the archive into the cache with pooch.
+
+Where the catalogue pins a SHA-256, every copy is checked against it, local or
+downloaded; a mismatch is an error that says where to put a good copy. Some logs have
+no published checksum: they are used as found and marked ``verified=False``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .swf import read_swf
+
+__all__ = [
+    "ArchiveLog",
+    "CATALOGUE",
+    "LogNotAvailable",
+    "catalogue",
+    "find_archive_log",
+    "archive_log_path",
+    "load_archive_log",
+    "is_available",
+]
+
+ARCHIVE = "https://www.cs.huji.ac.il/labs/parallel/workload"
+
+
+@dataclass(frozen=True)
+class ArchiveLog:
+    """One log of the archive: file name, folder, SHA-256 (if known), what it is."""
+
+    name: str
+    folder: str
+    sha256: str | None
+    description: str
+    used_by: str = ""
+
+    @property
+    def filename(self) -> str:
+        return f"{self.name}.swf.gz"
+
+    @property
+    def url(self) -> str:
+        return f"{ARCHIVE}/{self.folder}/{self.filename}"
+
+
+_LOGS = [
+    ArchiveLog("SDSC-SP2-1998-4.2-cln", "l_sdsc_sp2",
+               "e03fe48be50c4ab04d6bb2285296d9c3399e9c1f27ee79b754ad32a14abd9bac",
+               "SDSC IBM SP2, 128 nodes, Apr 1998 - Apr 2000, cleaned (59,715 jobs)",
+               "Shih 2013 (A1, A2); Huang 2006 (offline substitute, see NOTES)"),
+    ArchiveLog("SDSC-SP2-1998-4.2", "l_sdsc_sp2", None,
+               "SDSC IBM SP2, full log before cleaning (73,496 jobs)",
+               "Huang 2006 (56,490 completed jobs)"),
+    ArchiveLog("NASA-iPSC-1993-3.1-cln", "l_nasa_ipsc",
+               "5589ae9b2fb78e3bf92de097497cf33a91607de1ad54563e43533f7827597f29",
+               "NASA Ames iPSC/860, 128 nodes, Oct - Dec 1993, cleaned (18,239 jobs)",
+               "tests"),
+    ArchiveLog("RICC-2010-2", "l_ricc",
+               "38b7c5c9843d9a9f3d61a2d8b927f6d39b68b368fb713886b5f2ce3499f2ec82",
+               "RIKEN RICC, 8192 cores, May - Sep 2010 (447,794 jobs)", "scale tests"),
+    ArchiveLog("ANL-Intrepid-2009-1", "l_anl_int", None,
+               "ANL Intrepid Blue Gene/P, Jan - Sep 2009 (68,936 jobs)", "Shih 2013 (C1, C2)"),
+    *[
+        ArchiveLog(f"DAS2-fs{k}-2003-1", "l_das2", None,
+                   f"DAS-2 cluster fs{k}, 2003 ({'144' if k == 0 else '64'} CPUs)",
+                   "Shih 2013 (B1, B2: the five merged)")
+        for k in range(5)
+    ],
+    ArchiveLog("CTC-SP2-1996-3.1-cln", "l_ctc_sp2",
+               "9fa28ac16c4386fb81b72a91d8bd8888281df2948a9d912769d387c5ee285bb4",
+               "CTC IBM SP2, 512 nodes, Jun 1996 - May 1997, cleaned",
+               "Jann 1997 model fit (Shih 2013 F1, F2)"),
+    ArchiveLog("LANL-CM5-1994-4.1-cln", "l_lanl_cm5", None,
+               "LANL CM-5, 1024 nodes, Oct 1994 - Sep 1996, cleaned", ""),
+]  # fmt: skip
+CATALOGUE: dict[str, ArchiveLog] = {log.name: log for log in _LOGS}
+
+
+class LogNotAvailable(FileNotFoundError):
+    """A log is neither on disk nor downloadable (offline, or a wrong checksum)."""
+
+
+def catalogue() -> pd.DataFrame:
+    """The catalogue as a table, with whether each log is available here."""
+    rows = [dict(name=log.name, description=log.description, used_by=log.used_by,
+                 url=log.url, sha256=log.sha256 or "", available=is_available(log.name))
+            for log in _LOGS]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _entry(name: str) -> ArchiveLog:
+    key = name.removesuffix(".gz").removesuffix(".swf")
+    if key not in CATALOGUE:
+        raise KeyError(f"unknown log {name!r}; the catalogue has: {', '.join(CATALOGUE)}")
+    return CATALOGUE[key]
+
+
+def _cache_dir() -> Path:
+    if os.environ.get("HPCMODELS_CACHE"):
+        return Path(os.environ["HPCMODELS_CACHE"])
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("hpcmodels"))
+
+
+def _candidates(log: ArchiveLog) -> list[Path]:
+    folders = [Path(p) for p in os.environ.get("HPCMODELS_DATA", "").split(os.pathsep) if p]
+    folders.append(_cache_dir())
+    return [f / n for f in folders for n in (log.filename, f"{log.name}.swf")]
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _where_to_put(log: ArchiveLog) -> str:
+    data = os.environ.get("HPCMODELS_DATA") or "<a folder of your choice>"
+    return (f"download {log.url} by hand and put it in {data} (then set HPCMODELS_DATA "
+            f"to that folder) or in {_cache_dir()}")  # fmt: skip
+
+
+def _verify(log: ArchiveLog, path: Path) -> None:
+    if log.sha256 is None or path.suffix != ".gz":
+        return
+    found = _sha256(path)
+    if found != log.sha256:
+        raise LogNotAvailable(
+            f"checksum mismatch for {path}: expected sha256 {log.sha256}, found {found}. "
+            f"The file is corrupt or another version; {_where_to_put(log)}."
+        )
+
+
+def find_archive_log(name: str) -> Path | None:
+    """The local copy of a log (checked against its SHA-256), or None."""
+    log = _entry(name)
+    for path in _candidates(log):
+        if path.is_file():
+            _verify(log, path)
+            return path
+    return None
+
+
+def is_available(name: str) -> bool:
+    """Whether a good local copy exists (no download is attempted)."""
+    try:
+        return find_archive_log(name) is not None
+    except LogNotAvailable:
+        return False
+
+
+def archive_log_path(name: str, *, download: bool = True) -> Path:
+    """Path of a log: local copy, else downloaded (pooch, checksum-pinned) to the cache."""
+    log = _entry(name)
+    local = find_archive_log(name)
+    if local is not None:
+        return local
+    if not download:
+        raise LogNotAvailable(f"{log.filename} is not available locally; {_where_to_put(log)}.")
+    import pooch
+
+    try:
+        path = pooch.retrieve(
+            log.url,
+            known_hash=f"sha256:{log.sha256}" if log.sha256 else None,
+            fname=log.filename,
+            path=_cache_dir(),
+            progressbar=True,
+        )
+    except ValueError as err:  # pooch: hash mismatch
+        raise LogNotAvailable(f"download of {log.url} failed its checksum ({err}); "
+                              f"{_where_to_put(log)}.") from err  # fmt: skip
+    except Exception as err:  # network: unreachable archive, HTTP errors
+        raise LogNotAvailable(
+            f"could not download {log.url} ({type(err).__name__}: {err}); {_where_to_put(log)}."
+        ) from err
+    return Path(path)
+
+
+def load_archive_log(name: str, *, download: bool = True, on_error: str = "raise") -> pd.DataFrame:
+    """Read a catalogued log (see :func:`archive_log_path` for where it comes from).
+
+    ``df.attrs`` gets the header fields plus ``log`` (the name) and ``verified``
+    (whether a pinned checksum was checked).
+    """
+    log = _entry(name)
+    frame = read_swf(archive_log_path(name, download=download), on_error=on_error)
+    frame.attrs["log"] = log.name
+    frame.attrs["verified"] = log.sha256 is not None
+    return frame

@@ -1,0 +1,1 @@
+"""Synthetic workload models that generate SWF DataFrames (see ../shared/models/)."""

@@ -1,0 +1,235 @@
+"""Transforms of SWF workloads used by the papers.
+
+* ``merge_logs``: several sites' logs on one time axis (Shih 2013: DAS2 fs0-fs4).
+* ``split_wide_jobs``: jobs wider than a cluster become full-width pieces plus one
+  remainder (Shih 2013, Section 4.1: ANL Intrepid into 8192-processor clusters).
+* ``queue_to_site``: a site per submission queue (Huang 2006; Shih 2013 A1/A2).
+* ``scale_runtimes``: the load factor (Huang 2006), or any runtime scaling.
+* ``system_loading`` / ``scale_to_loading``: Shih 2013 Eqs. 5-6 and the runtime
+  multiplier that reaches a target SL.
+* ``speed_vectors``: Shih 2013 Eqs. 3-4, seeded, ten vectors per SH level.
+* ``estimate_inaccuracy``: the f-model of runtime estimates (Shih 2013 Eqs. 7-8).
+* ``queue_summary``: per-queue statistics (Huang 2006 Table 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .clean import processors
+
+__all__ = [
+    "merge_logs",
+    "split_wide_jobs",
+    "queue_to_site",
+    "scale_runtimes",
+    "system_loading",
+    "scale_to_loading",
+    "speed_vectors",
+    "estimate_inaccuracy",
+    "queue_summary",
+]
+
+
+def _rng(seed: int | np.random.Generator) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def merge_logs(frames: Sequence[pd.DataFrame], *, align: bool = True) -> pd.DataFrame:
+    """Concatenate logs of several sites into one, sorted by submit time.
+
+    With ``align`` the submit times are shifted by each log's ``UnixStartTime`` header
+    (relative to the earliest), so that jobs keep their real order across sites; a
+    ``site`` column (0, 1, ...) records the source, and jobs are renumbered 1..N.
+    """
+    if not frames:
+        raise ValueError("merge_logs needs at least one log")
+    starts = [f.attrs.get("UnixStartTime") for f in frames]
+    if align and any(s is None for s in starts):
+        missing = [i for i, s in enumerate(starts) if s is None]
+        raise ValueError(f"logs {missing} have no UnixStartTime header; pass align=False")
+    origin = min(starts) if align else 0
+    parts = []
+    for site, (frame, start) in enumerate(zip(frames, starts, strict=True)):
+        part = frame.copy()
+        part["submit"] = part["submit"] + ((start - origin) if align else 0)
+        part["site"] = site
+        parts.append(part)
+    merged = pd.concat(parts, ignore_index=True).sort_values("submit", kind="stable")
+    merged = merged.reset_index(drop=True)
+    merged["job"] = np.arange(1, len(merged) + 1, dtype=np.int64)
+    merged.attrs = {"merged_from": [f.attrs.get("log", f.attrs.get("source")) for f in frames]}
+    if align:
+        merged.attrs["UnixStartTime"] = origin
+    return merged
+
+
+def split_wide_jobs(frame: pd.DataFrame, max_procs: int) -> pd.DataFrame:
+    """Split every job wider than ``max_procs`` into pieces of ``max_procs`` processors
+    and one remainder (Shih 2013: 20,000 -> 8192 + 8192 + 3616), each with the job's
+    submit time and runtime. ``split_from`` keeps the original job number."""
+    if max_procs < 1:
+        raise ValueError(f"max_procs must be >= 1, got {max_procs}")
+    procs = processors(frame).to_numpy()
+    if np.isnan(procs).any():
+        raise ValueError("split_wide_jobs needs known processor counts (apply a filter first)")
+    full, rest = np.divmod(procs.astype(np.int64), max_procs)
+    pieces = np.where(procs <= max_procs, 1, full + (rest > 0))
+    out = frame.loc[frame.index.repeat(pieces)].copy()
+    out["split_from"] = out["job"].to_numpy()
+    # piece k of a job: max_procs for the full ones, the remainder for the last one
+    first = np.repeat(np.cumsum(pieces) - pieces, pieces)
+    k = np.arange(len(out)) - first
+    width = np.repeat(procs, pieces)
+    last_width = np.where(np.repeat(rest, pieces) > 0, np.repeat(rest, pieces), max_procs)
+    is_last = k == np.repeat(pieces, pieces) - 1
+    out["procs"] = np.where(width <= max_procs, width, np.where(is_last, last_width, max_procs))
+    if "req_procs" in out:
+        out["req_procs"] = out["procs"]
+    out = out.reset_index(drop=True)
+    out["job"] = np.arange(1, len(out) + 1, dtype=np.int64)
+    out.attrs = {**frame.attrs, "split_at": max_procs}
+    return out
+
+
+def queue_to_site(frame: pd.DataFrame, mapping: Mapping[int, int]) -> pd.DataFrame:
+    """Add a ``site`` column from the SWF queue number (e.g. SDSC SP2 queues 1-5 to sites
+    0-4). Jobs of an unmapped queue are an error that names the queues and counts."""
+    site = frame["queue"].map(mapping)
+    if site.isna().any():
+        counts = frame.loc[site.isna(), "queue"].value_counts(dropna=False).to_dict()
+        raise ValueError(f"queues without a site (queue: jobs): {counts}")
+    out = frame.copy()
+    out["site"] = site.astype(np.int64)
+    return out
+
+
+def scale_runtimes(frame: pd.DataFrame, factor: float) -> pd.DataFrame:
+    """Multiply runtimes (and requested times and estimates, if present) by ``factor``:
+    Huang 2006's load factor, or the SL scaling of Shih 2013."""
+    if not np.isfinite(factor) or factor <= 0:
+        raise ValueError(f"runtime factor must be > 0, got {factor!r}")
+    out = frame.copy()
+    for column in ("runtime", "req_time", "estimate"):
+        if column in out:
+            out[column] = out[column] * factor
+    out.attrs = {**frame.attrs, "runtime_factor": frame.attrs.get("runtime_factor", 1.0) * factor}
+    return out
+
+
+def system_loading(frame: pd.DataFrame, total_processors: int) -> float:
+    """Shih 2013 Eqs. 5-6: sum(runtime x processors) / (last submit - first submit),
+    divided by the system service rate (the total number of processors)."""
+    if total_processors <= 0:
+        raise ValueError(f"total_processors must be > 0, got {total_processors}")
+    if len(frame) < 2:
+        raise ValueError("system loading needs at least two jobs")
+    work = float((frame["runtime"] * processors(frame)).sum())
+    duration = float(frame["submit"].max() - frame["submit"].min())
+    if duration <= 0:
+        raise ValueError("all jobs are submitted at the same time: the loading is undefined")
+    return work / duration / total_processors
+
+
+def scale_to_loading(frame: pd.DataFrame, total_processors: int, target: float) -> pd.DataFrame:
+    """Scale runtimes so that :func:`system_loading` equals ``target`` (Shih 2013,
+    Section 4.1: e.g. B2 at medium load multiplies every runtime by 5.35)."""
+    if not np.isfinite(target) or target <= 0:
+        raise ValueError(f"target loading must be > 0, got {target!r}")
+    original = system_loading(frame, total_processors)
+    out = scale_runtimes(frame, target / original)
+    out.attrs["original_loading"] = original
+    return out
+
+
+def _last_two(cs_head, nodes, sh, rng):
+    """Solve Eqs. 3-4 for the last two speeds given the first m-2; None if impossible."""
+    m = nodes.size
+    na, nb = float(nodes[-2]), float(nodes[-1])
+    d = nodes.sum() - np.dot(cs_head, nodes[:-2]) - na - nb  # sum NP_i (cs_i - 1), last two
+    q = m * sh - np.sum((cs_head - 1.0) ** 2)  # sum (cs_i - 1)^2, last two
+    root = (na * na + nb * nb) * q - d * d
+    if q < 0 or root < 0:
+        return None
+    sign = 1.0 if rng.random() < 0.5 else -1.0
+    x = (d * na + sign * nb * np.sqrt(root)) / (na * na + nb * nb)
+    y = (d - na * x) / nb
+    return 1.0 + x, 1.0 + y
+
+
+def speed_vectors(
+    nodes: Sequence[int],
+    sh: float,
+    n_vectors: int = 10,
+    seed: int | np.random.Generator = 0,
+    *,
+    max_tries: int = 100_000,
+) -> np.ndarray:
+    """Cluster speed vectors with speed heterogeneity ``sh`` (Shih 2013, Eqs. 3-4).
+
+    ``cs_1 ... cs_(m-2)`` are drawn from a normal distribution with mean 1 and variance
+    ``sh``; the last two solve ``sum (cs_i - 1)^2 / m = sh`` (Eq. 3) and
+    ``sum cs_i NP_i = sum NP_i`` (Eq. 4). The quadratic has two roots; one is picked
+    with probability 1/2. Our rule where the paper is silent: when the draw leaves no
+    real root, or a speed is not positive, the whole vector is drawn again.
+    Returns an array of shape ``(n_vectors, m)``.
+    """
+    m_nodes = np.asarray(nodes, dtype=float)
+    m = m_nodes.size
+    if m < 2 or np.any(m_nodes <= 0):
+        raise ValueError(f"need at least two clusters with > 0 processors, got {list(nodes)}")
+    if not np.isfinite(sh) or sh < 0:
+        raise ValueError(f"speed heterogeneity SH must be >= 0, got {sh!r}")
+    if sh == 0:
+        return np.ones((n_vectors, m))
+    rng = _rng(seed)
+    out = np.empty((n_vectors, m))
+    for v in range(n_vectors):
+        for _ in range(max_tries):
+            head = rng.normal(1.0, np.sqrt(sh), m - 2)
+            tail = _last_two(head, m_nodes, sh, rng)
+            if tail is not None and min(tail) > 0 and np.all(head > 0):
+                out[v] = [*head, *tail]
+                break
+        else:
+            raise ValueError(f"no positive speed vector with SH = {sh} for nodes {list(nodes)}")
+    return out
+
+
+def estimate_inaccuracy(
+    frame: pd.DataFrame, factor: float, seed: int | np.random.Generator = 0
+) -> pd.DataFrame:
+    """Runtime estimates by the f-model (Shih 2013, Eqs. 7-8): with probability 1/2 an
+    over-estimate ``runtime x U(1, f)``, else an under-estimate ``runtime x U(1/f, 1)``.
+    The result is the ``estimate`` column; ``factor = 1`` gives exact estimates."""
+    if not np.isfinite(factor) or factor < 1:
+        raise ValueError(f"inaccuracy factor must be >= 1, got {factor!r}")
+    rng = _rng(seed)
+    n = len(frame)
+    over = rng.random(n) < 0.5
+    u = rng.random(n)
+    multiplier = np.where(over, 1.0 + u * (factor - 1.0), 1.0 / factor + u * (1.0 - 1.0 / factor))
+    out = frame.copy()
+    out["estimate"] = frame["runtime"].to_numpy() * multiplier
+    return out
+
+
+def queue_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per queue: jobs, maximum and mean runtime, maximum and mean processors (the
+    columns of Huang & Chang 2006 Table 1)."""
+    procs = processors(frame)
+    grouped = frame.assign(_procs=procs).groupby("queue")
+    table = pd.DataFrame(
+        {
+            "jobs": grouped.size(),
+            "max_runtime": grouped["runtime"].max(),
+            "mean_runtime": grouped["runtime"].mean(),
+            "max_procs": grouped["_procs"].max(),
+            "mean_procs": grouped["_procs"].mean(),
+        }
+    )
+    table.index = table.index.astype(np.int64)
+    return table
