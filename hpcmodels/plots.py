@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-__all__ = ["use_style", "curves", "panel_pair", "paper_vs_ours_bars", "save"]
+__all__ = ["use_style", "curves", "panel_pair", "paper_vs_ours_bars", "save", "log_distributions"]
 
 CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
 LABELS = {
@@ -115,3 +115,19 @@ def save(fig: plt.Figure, name: str, figures_dir: str | Path) -> Path:
     path = out / f"{name}.png"
     fig.savefig(path, dpi=150, bbox_inches="tight", metadata={"Software": None})
     return path
+
+
+def log_distributions(frame: pd.DataFrame, title: str = "") -> plt.Figure:
+    """Job-size and runtime distributions of a workload (log-scaled histograms, seaborn),
+    with processors on a log2 axis so the preference for powers of two shows."""
+    procs = frame["procs"].fillna(frame["req_procs"]).dropna()
+    runtime = frame["runtime"].dropna()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+    sns.histplot(procs[procs > 0], log_scale=2, discrete=False, bins=40, ax=axes[0])
+    axes[0].set(xlabel="processors", ylabel="jobs", title="job size")
+    sns.histplot(runtime[runtime > 0], log_scale=10, bins=50, ax=axes[1])
+    axes[1].set(xlabel="runtime (s)", ylabel="jobs", title="runtime")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig

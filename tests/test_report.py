@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from hpcmodels.papers.report import Collector, compare_claim, compare_value, write_report
+from hpcmodels.papers.report import Collector, compare_claim, compare_value, not_run, write_report
 
 
 def test_verdicts_follow_the_printed_precision():
@@ -42,10 +42,18 @@ def test_collector_and_report_round_trip(tmp_path):
     assert list(saved["verdict"]) == ["exact", "differs"]
     report = write_report(tmp_path / "results", tmp_path / "REPORT.md").read_text()
     assert "## Paper X (2000)" in report
-    assert "2 items: 1 exact, 0 within tolerance, 0 qualitative, 1 differs." in report
+    assert "2 items: 1 exact, 1 differs." in report
     assert "b\\|c" in report  # pipes escaped inside Markdown tables
 
 
 def test_empty_report_says_what_to_do(tmp_path):
     text = write_report(tmp_path / "none", tmp_path / "R.md").read_text()
     assert "run the notebooks first" in text
+
+
+def test_not_run_rows_name_what_is_missing(tmp_path):
+    c = Collector("papery", "Paper Y")
+    c.add(not_run("Table 3 B1", "DAS2 workload", "0.08", "log missing: DAS2-fs0-2003-1"))
+    assert c.frame().loc[0, "verdict"] == "not run"
+    c.save(tmp_path)
+    assert "1 not run." in write_report(tmp_path, tmp_path / "R.md").read_text()

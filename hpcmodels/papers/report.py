@@ -5,7 +5,10 @@ Every reproduced item is a row ``item, quantity, paper, ours, diff, verdict, rea
 * ``exact``: ours rounds to the printed value (at the paper's printed precision);
 * ``within tolerance``: ``|ours - paper| <= tolerance`` (tolerance stated in the reason);
 * ``qualitative``: a claim about an ordering or a trend that holds in our results;
-* ``differs``: none of these, with a one-line reason (its likely cause).
+* ``differs``: none of these, with a one-line reason (its likely cause);
+* ``reconstructed model``: ours comes from a documented reconstruction of a model whose
+  original parameters are lost, so the comparison says nothing about the paper;
+* ``not run``: the item needs data that is not available here (the reason names it).
 
 A notebook collects its rows in a :class:`Collector` and saves them as CSV under
 ``build/results/``; ``python -m hpcmodels reproduce`` gathers every CSV into
@@ -20,9 +23,17 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["VERDICTS", "compare_value", "compare_claim", "Collector", "write_report", "view"]
+__all__ = [
+    "VERDICTS",
+    "compare_value",
+    "compare_claim",
+    "not_run",
+    "Collector",
+    "write_report",
+    "view",
+]
 
-VERDICTS = ("exact", "within tolerance", "qualitative", "differs")
+VERDICTS = ("exact", "within tolerance", "qualitative", "differs", "reconstructed model", "not run")
 COLUMNS = ["item", "quantity", "paper", "ours", "diff", "verdict", "reason"]
 
 
@@ -56,6 +67,19 @@ def compare_value(
         why = f"{why}; {reason}" if why else reason
     return dict(
         item=item, quantity=quantity, paper=p, ours=ours, diff=diff, verdict=verdict, reason=why
+    )
+
+
+def not_run(item: str, quantity: str, paper, missing: str) -> dict:
+    """An item that could not be computed here, naming what is missing."""
+    return dict(
+        item=item,
+        quantity=quantity,
+        paper=paper,
+        ours=None,
+        diff=None,
+        verdict="not run",
+        reason=missing,
     )
 
 
@@ -140,7 +164,7 @@ def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
         frame["paper"] = frame["paper"].astype(object)
         title = frame["title"].iloc[0] if len(frame) else path.stem
         counts = frame["verdict"].value_counts()
-        summary = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+        summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v, 0))
         parts += [f"## {title}", "", f"{len(frame)} items: {summary}.", ""]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
     report = Path(report_path)
