@@ -378,7 +378,9 @@ def test_exact_clock_restores_the_daily_cycle(typed_runs):
         return np.bincount(buckets, minlength=48) / buckets.size
 
     exact = shares(lublin99(200_000, seed=0, exact_clock=True))
-    np.testing.assert_allclose(exact, weights / 48, atol=0.004)
+    # arrivals are bursty (inter-arrival CV about 7): over seeds 1-3 the largest bucket
+    # deviation was 0.002-0.004, hence the tolerance
+    np.testing.assert_allclose(exact, weights / 48, atol=0.006)
     assert np.corrcoef(exact, weights)[0, 1] > 0.99
     # the original's truncating clock slips about a day over this run: cycle washed out
     assert np.corrcoef(shares(typed_runs[0]), weights)[0, 1] < 0.9
