@@ -3,7 +3,6 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from logs import SDSC, need_log
 
 from hpcmodels.workloads import swf_frame
 from hpcmodels.workloads.clean import apply_filter, completed_only, positive_runtime_and_procs
@@ -18,6 +17,8 @@ from hpcmodels.workloads.transforms import (
     split_wide_jobs,
     system_loading,
 )
+
+from logs import SDSC, need_log
 
 # Huang & Chang 2006, Table 1 (queues 1, 2, 5 match the cleaned log exactly; NOTES.md):
 # jobs, max runtime, mean runtime (printed truncated to 2 decimals), max processors

@@ -3,9 +3,10 @@ import gzip
 import numpy as np
 import pandas as pd
 import pytest
-from logs import SDSC, need_log
 
 from hpcmodels.workloads import SWF_COLUMNS, SWFError, read_swf, swf_frame, write_swf
+
+from logs import SDSC, need_log
 
 
 def _write(path, lines):
