@@ -1,0 +1,65 @@
+"""Rigid parallel jobs on (heterogeneous) clusters: the multi-cluster scheduling engine.
+
+Semantics (the contract that the engine, its pure-Python oracle and the tests share)
+-------------------------------------------------------------------------------------
+Jobs have ``submit`` >= 0, ``runtime`` >= 0 (seconds at speed 1), ``procs`` >= 1 and an
+``estimate`` (default: the runtime). A cluster has ``procs`` processors and a ``speed``;
+a job of runtime ``t`` on a cluster of speed ``s`` runs ``t / s``.
+
+Event loop. Jobs are taken in order of submit time, ties in input order. At each event
+time ``t`` (the earliest pending submission or finish), first every job ending at ``t``
+frees its processors, then every job submitted at ``t`` joins the queue (in input
+order), then one scheduling session runs at ``t`` (Shih 2013, Section 2.2). A job that
+starts and ends at the same instant (runtime 0) triggers another session at ``t``.
+
+Queue order. ``fcfs``, ``first_available``, ``conservative`` and ``easy`` keep arrival
+order; ``smallest_first`` orders by (procs, arrival), ``largest_first`` by
+(-procs, arrival) (Huang & Chang 2006, Section 2).
+
+Sessions.
+* ``fcfs``: start the head job while some placement exists; stop at the first head
+  that has none (no backfilling).
+* ``first_available``, ``smallest_first``, ``largest_first``: one pass over the queue
+  in its order, starting every job that has a placement (free processors only fall
+  during a session, so one pass is enough).
+* ``conservative``: every waiting job, in arrival order, gets a reservation at the
+  earliest time at which it fits for ``estimate / speed`` seconds in the profile made by
+  the running jobs (until ``max(start + estimate / speed, t)``) and the reservations
+  before it, on the cluster where that time is earliest (ties: lowest index). Jobs whose
+  reservation is at ``t`` and that fit now start (allocation policy over the clusters
+  that tie); the rest keep their reservations. Reservations are recomputed at every
+  event, so no job is ever delayed by a job behind it ("conservative" backfilling).
+* ``easy``: start jobs from the head while they fit; the first job that does not fit
+  gets a reservation (its earliest start over the clusters, ties: lowest index; the
+  "shadow" time) and the number of processors left over there at that time; any later
+  job may start now if it fits and, on the head's cluster, either ends by the shadow
+  time (by its estimate) or uses no more than the left-over processors (which it then
+  consumes).
+
+Placement (single site first). Candidate clusters are those with enough free
+processors. ``first_fit``: lowest index; ``best_fit``: fewest free (ties: lowest index);
+``worst_fit``: most free; ``median_fit``: the lower median of the candidates sorted by
+(free, index); ``random_fit``: candidate ``floor(u k)`` of the ``k`` candidates in index
+order, ``u`` the next of the uniforms ``default_rng(seed).random(n_jobs)``, one per job
+started with random fit; ``fastest_first``: highest speed (ties: lowest index).
+
+Co-allocation (optional, Huang & Chang 2006, Section 3). When no single cluster fits
+and the free processors of all clusters suffice, sites are taken in the heuristic's order
+— ``fixed_order`` (index), ``larger_first`` (most free first) or ``smaller_first``
+(fewest free first; ties by index; sites with no free processor skipped) — until they
+suffice; every site gives all its free processors except the last, which gives the
+rest. The job then runs ``runtime x slowdown / (slowest speed among its sites)``.
+Co-allocation is not combined with backfilling.
+
+Metrics: ``mean_wait`` (start - submit), ``att`` (end - submit), ``mean_waiting_ratio``
+(mean of wait / execution time over jobs with execution time > 0; Huang 2006),
+``waiting_ratio_of_means`` (mean wait / mean execution time), ``mean_bounded_slowdown``
+(mean of max(turnaround / max(execution, 10 s), 1)), ``utilization`` (processor-seconds
+used / (all processors x (last end - first submit))) and ``mean_queue_length`` (time
+average of the number of waiting jobs over the same span).
+"""
+
+from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, simulate
+from .system import Cluster
+
+__all__ = ["ALLOCATIONS", "COALLOCATIONS", "Cluster", "Result", "SELECTIONS", "simulate"]
