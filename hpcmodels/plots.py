@@ -13,7 +13,16 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-__all__ = ["use_style", "curves", "panel_pair", "paper_vs_ours_bars", "save", "log_distributions"]
+__all__ = [
+    "use_style",
+    "curves",
+    "panel_pair",
+    "paper_vs_ours_bars",
+    "save",
+    "log_distributions",
+    "table_lines",
+    "wait_cdf",
+]
 
 CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
 LABELS = {
@@ -131,3 +140,30 @@ def log_distributions(frame: pd.DataFrame, title: str = "") -> plt.Figure:
         fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def table_lines(ours: pd.DataFrame, paper: pd.DataFrame, title: str, ylabel: str,
+                *, logy: bool = False, ax: plt.Axes | None = None) -> plt.Axes:  # fmt: skip
+    """A paper table against ours: one colour per column, ours solid, paper dashed."""
+    ax = ax or plt.subplots(figsize=(6.5, 4))[1]
+    for column in paper.columns:
+        line = ax.plot(ours.index, ours[column].astype(float), marker="o", label=f"{column}")
+        ax.plot(paper.index, paper[column].astype(float), ls="--", marker="x",
+                color=line[0].get_color(), alpha=0.7)  # fmt: skip
+    ax.set(title=title, xlabel=ours.index.name or "", ylabel=ylabel + " (solid ours, dashed paper)")
+    if logy:
+        ax.set_yscale("log")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def wait_cdf(results: dict, ax: plt.Axes | None = None, title: str = "") -> plt.Axes:
+    """Empirical CDF of the waiting times of several simulation results (``Result``)."""
+    ax = ax or plt.subplots(figsize=(6, 4))[1]
+    for label, result in results.items():
+        wait = np.sort((result.jobs["start"] - result.jobs["submit"]).to_numpy())
+        ax.step(np.maximum(wait, 1.0), np.arange(1, wait.size + 1) / wait.size, label=label)
+    ax.set_xscale("log")
+    ax.set(xlabel="waiting time (s; < 1 s shown at 1 s)", ylabel="fraction of jobs", title=title)
+    ax.legend(fontsize="small")
+    return ax
