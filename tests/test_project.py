@@ -25,9 +25,9 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     block = text.split("dependencies:", 1)[1]
     listed = {}
     for line in block.splitlines():
-        m = re.match(r"^  - ([A-Za-z0-9_.\-]+.*)$", line)
-        if m and not m.group(1).startswith(("python", "pip")):
-            listed[_name(m.group(1))] = m.group(1).replace(" ", "")
+        m = re.match(r"^(?:  |      )- ([A-Za-z0-9_.\-]+[^#]*)", line.rstrip())
+        if m and not m.group(1).startswith(("python", "pip", "-e")):
+            listed[_name(m.group(1))] = m.group(1).strip().replace(" ", "")
     assert listed == wanted
 
 
