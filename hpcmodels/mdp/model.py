@@ -1,0 +1,279 @@
+"""The co-allocation Markov decision process of Filippopoulos & Karatza (Sections 2-3).
+
+Two clusters: cluster 1 has two nodes, cluster 2 one node, each with its own unbounded
+FCFS queue. Jobs arrive at cluster i as a Poisson stream of rate ``lambda_i``; a job of
+cluster 1 needs one node with probability ``p``, else two; cluster 2's jobs need one.
+Local service is exponential with rate ``mu_1`` (cluster 1, whatever the width) or
+``mu_2``; a co-allocated job (a 2-component job of queue 1 on one node of cluster 1 and
+the node of cluster 2, pre-empting cluster 2's job) is served at rate ``mu_3``.
+
+State ``S = (q1, q2, g, x1, x2, x11)``: jobs waiting in queue 1, jobs at cluster 2
+(including the one in service), the width of the job at the head of queue 1 (0 when the
+queue is empty), 1- and 2-component jobs in service at cluster 1, co-allocated jobs.
+Queues are truncated at ``q1, q2 <= Delta``: an arrival to a full queue is lost, which
+gives ``6 (Delta + 1)(2 Delta + 1)`` states (11,346 at Delta = 30, Section 4).
+
+Actions (Section 2): 1 = co-allocate the head job, allowed when ``g = 2``, ``x11 = 0``
+and at least one node of cluster 1 is free; 0 = do not (the head job starts locally if
+it fits). ``Psi_d(S)`` lists the post-action states with their probabilities; ``eta``
+the event rates out of a post-action state. One reading is corrected (NOTES.md): an
+arrival of a 2-component job to an empty queue 1 leaves ``x11`` unchanged (the paper
+prints ``x11 + 1``, a typo).
+
+Uniformisation (Section 3): ``nu = lambda_1 + lambda_2 + 2 mu_1 + mu_2 + mu_3`` bounds
+every state's total rate. The Bellman equation *as printed*,
+
+    J(S) = 1/(nu + beta) min_d { c(S) + sum_{(X,q) in Psi_d(S)} q sum_Y eta(X,Y) J(Y)
+                                 + (nu - r_d(S)) J(S) },
+
+with ``c(S) = c1 (q1 + x1 + x2 + x11) + c2 q2``, returns the fictitious self-transition
+to the pre-action state S (NOTES.md). :meth:`CoallocationMDP.transition_matrices`
+builds, per action, the sparse matrix ``P_d`` whose row S holds those rates (rows sum
+to ``nu``); the solvers in :mod:`hpcmodels.mdp.solve` iterate on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+__all__ = ["CoallocationMDP", "SERVICE_CONFIGS"]
+
+SERVICE_CONFIGS = ((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1))
+"""Every (x1, x2, x11) with x1 + 2 x2 + x11 <= 2 and x11 <= 1."""
+
+
+@dataclass(frozen=True)
+class CoallocationMDP:
+    """The model's parameters; ``truncation`` is the paper's Delta."""
+
+    lam1: float
+    lam2: float
+    p: float
+    mu1: float = 1.0
+    mu2: float = 1.0
+    mu3: float = 0.7
+    c1: float = 2.0
+    c2: float = 1.0
+    beta: float = 0.05
+    truncation: int = 30
+
+    def __post_init__(self) -> None:
+        for name in ("lam1", "lam2", "mu1", "mu2", "mu3"):
+            value = getattr(self, name)
+            if not np.isfinite(value) or value <= 0:
+                raise ValueError(f"{name} must be a finite rate > 0, got {value!r}")
+        if not 0 <= self.p <= 1:
+            raise ValueError(
+                f"p (probability of a 1-component job) must lie in [0, 1], got {self.p!r}"
+            )
+        if self.c1 < 0 or self.c2 < 0:
+            raise ValueError(f"costs must be >= 0, got c1={self.c1!r}, c2={self.c2!r}")
+        if not np.isfinite(self.beta) or self.beta <= 0:
+            raise ValueError(f"discount rate beta must be > 0, got {self.beta!r}")
+        if int(self.truncation) != self.truncation or self.truncation < 1:
+            raise ValueError(f"truncation (Delta) must be an integer >= 1, got {self.truncation!r}")
+
+    @classmethod
+    def from_loads(cls, rho1: float, rho2: float, p: float, mu1: float = 1.0, mu2: float = 1.0,
+                   mu3: float = 0.7, c1: float = 2.0, c2: float = 1.0, beta: float = 0.05,
+                   truncation: int = 30) -> CoallocationMDP:  # fmt: skip
+        """Arrival rates from the loads of Section 5: ``rho1 = lambda1 (p + 2(1-p)) / (2 mu1)``,
+        ``rho2 = lambda2 / mu2``."""
+        for name, rho in (("rho1", rho1), ("rho2", rho2)):
+            if not 0 < rho < 1:
+                raise ValueError(f"{name} must lie in (0, 1) for a stable cluster, got {rho!r}")
+        if not 0 <= p <= 1:
+            raise ValueError(f"p must lie in [0, 1], got {p!r}")
+        mean_width = p + 2 * (1 - p)
+        return cls(2 * mu1 * rho1 / mean_width, rho2 * mu2, p, mu1, mu2, mu3, c1, c2, beta,
+                   int(truncation))  # fmt: skip
+
+    def with_(self, **changes) -> CoallocationMDP:
+        """A copy with some parameters changed."""
+        return replace(self, **changes)
+
+    # ------------------------------------------------------------------ state space
+
+    @property
+    def nu(self) -> float:
+        """Uniformisation constant ``lambda1 + lambda2 + 2 mu1 + mu2 + mu3`` (Section 3)."""
+        return self.lam1 + self.lam2 + 2 * self.mu1 + self.mu2 + self.mu3
+
+    @cached_property
+    def states(self) -> np.ndarray:
+        """All states as rows ``(q1, q2, g, x1, x2, x11)``, in a fixed order."""
+        d = self.truncation
+        rows = [(q1, q2, g, *x)
+                for q1 in range(d + 1) for g in ((0,) if q1 == 0 else (1, 2))
+                for q2 in range(d + 1) for x in SERVICE_CONFIGS]  # fmt: skip
+        return np.array(rows, dtype=np.int64)
+
+    @cached_property
+    def _index(self) -> dict:
+        return {tuple(s): i for i, s in enumerate(self.states.tolist())}
+
+    def index(self, state) -> int:
+        """Row of a state in :attr:`states` (``KeyError`` outside the truncated space)."""
+        return self._index[tuple(int(v) for v in state)]
+
+    @property
+    def n_states(self) -> int:
+        return len(self.states)
+
+    @cached_property
+    def cost(self) -> np.ndarray:
+        """Cost rate ``c1 (q1 + x1 + x2 + x11) + c2 q2`` of every state."""
+        q1, q2, _, x1, x2, x11 = self.states.T
+        return self.c1 * (q1 + x1 + x2 + x11) + self.c2 * q2
+
+    @cached_property
+    def can_coallocate(self) -> np.ndarray:
+        """Where action 1 is allowed: ``g = 2``, ``x11 = 0`` and a free node at cluster 1."""
+        _, _, g, x1, x2, x11 = self.states.T
+        return (g == 2) & (x11 == 0) & (2 - x1 - 2 * x2 - x11 >= 1)
+
+    # ------------------------------------------------------------------ dynamics
+
+    def post_action(self, state, d: int) -> list[tuple[tuple, float]]:
+        """``Psi_d(S)``: the states just after action ``d`` with their probabilities."""
+        q1, q2, g, x1, x2, x11 = (int(v) for v in state)
+        free = 2 - x1 - 2 * x2 - x11
+        if d == 1:
+            if not (g == 2 and x11 == 0 and free >= 1):
+                raise ValueError(f"action 1 (co-allocate) is not allowed in state {tuple(state)}")
+            return self._next_head(q1, q2, x1, x2, x11 + 1)
+        if g == 0 or free < g:
+            return [((q1, q2, g, x1, x2, x11), 1.0)]
+        if g == 1:
+            return self._next_head(q1, q2, x1 + 1, x2, x11)
+        return self._next_head(q1, q2, x1, x2 + 1, x11)
+
+    def _next_head(self, q1, q2, x1, x2, x11):
+        """The head job has entered service: the next job (if any) becomes the head."""
+        if q1 == 1:
+            return [((0, q2, 0, x1, x2, x11), 1.0)]
+        out = [((q1 - 1, q2, 1, x1, x2, x11), self.p), ((q1 - 1, q2, 2, x1, x2, x11), 1 - self.p)]
+        return [(s, prob) for s, prob in out if prob > 0]
+
+    def events(self, state) -> list[tuple[tuple, float]]:
+        """``eta(X, .)``: the event rates out of a post-action state (arrivals to a full
+        queue are lost)."""
+        q1, q2, g, x1, x2, x11 = (int(v) for v in state)
+        d, out = self.truncation, []
+        if q1 > 0 and q1 < d:
+            out.append(((q1 + 1, q2, g, x1, x2, x11), self.lam1))
+        elif q1 == 0:
+            out += [((1, q2, 1, x1, x2, x11), self.lam1 * self.p),
+                    ((1, q2, 2, x1, x2, x11), self.lam1 * (1 - self.p))]  # fmt: skip
+        if q2 < d:
+            out.append(((q1, q2 + 1, g, x1, x2, x11), self.lam2))
+        if x1 > 0:
+            out.append(((q1, q2, g, x1 - 1, x2, x11), self.mu1 * x1))
+        if x2 > 0:
+            out.append(((q1, q2, g, x1, x2 - 1, x11), self.mu1 * x2))
+        if x11 > 0:
+            out.append(((q1, q2, g, x1, x2, x11 - 1), self.mu3 * x11))
+        if x11 == 0 and q2 > 0:
+            out.append(((q1, q2 - 1, g, x1, x2, x11), self.mu2))
+        return [(s, r) for s, r in out if r > 0]
+
+    def transition_matrices(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+        """``P_0`` and ``P_1`` (rows: pre-action states; rows sum to ``nu``): the rates of
+        the Bellman equation including the self-transition ``(nu - r_d(S))`` to ``S``.
+        ``P_1``'s rows where co-allocation is not allowed are left empty. Built with
+        NumPy over all states at once; :meth:`post_action` and :meth:`events` are the
+        same rules state by state (the tests check that both agree)."""
+        return self._matrix(0), self._matrix(1)
+
+    @cached_property
+    def _lookup(self) -> np.ndarray:
+        d = self.truncation
+        table = np.full((d + 1, 3, d + 1, 2, 2, 3), -1, np.int64)
+        q1, q2, g, x1, x2, x11 = self.states.T
+        table[q1, g, q2, x11, x2, x1] = np.arange(self.n_states)
+        return table
+
+    def _ids(self, q1, q2, g, x1, x2, x11) -> np.ndarray:
+        return self._lookup[q1, g, q2, x11, x2, x1]
+
+    def _post_action_arrays(self, d: int):
+        """Vectorised ``Psi_d``: two branches (state arrays, probability arrays)."""
+        q1, q2, g, x1, x2, x11 = (c.copy() for c in self.states.T)
+        free = 2 - x1 - 2 * x2 - x11
+        if d == 1:
+            start = self.can_coallocate.copy()
+            x11 = x11 + start
+        else:
+            start = (g > 0) & (free >= g)
+            x1 = x1 + (start & (g == 1))
+            x2 = x2 + (start & (g == 2))
+        last = start & (q1 == 1)
+        more = start & (q1 > 1)
+        nq1 = np.where(start, q1 - 1, q1)
+        g_a = np.where(last, 0, np.where(more, 1, g))
+        prob_a = np.where(more, self.p, 1.0)
+        prob_b = np.where(more, 1 - self.p, 0.0)
+        a = (nq1, q2, g_a, x1, x2, x11)
+        b = (nq1, q2, np.where(more, 2, g), x1, x2, x11)
+        return (a, prob_a), (b, prob_b)
+
+    def _event_arrays(self, x):
+        """Vectorised ``eta``: a list of (target state arrays, rate arrays)."""
+        q1, q2, g, x1, x2, x11 = x
+        d = self.truncation
+        zeros = np.zeros_like(q1, dtype=float)
+        one = np.ones_like(q1)
+        return [
+            ((np.minimum(q1 + 1, d), q2, g, x1, x2, x11),
+             np.where((q1 > 0) & (q1 < d), self.lam1, zeros)),
+            ((one, q2, one, x1, x2, x11), np.where(q1 == 0, self.lam1 * self.p, zeros)),
+            ((one, q2, 2 * one, x1, x2, x11), np.where(q1 == 0, self.lam1 * (1 - self.p), zeros)),
+            ((q1, np.minimum(q2 + 1, d), g, x1, x2, x11), np.where(q2 < d, self.lam2, zeros)),
+            ((q1, q2, g, np.maximum(x1 - 1, 0), x2, x11), self.mu1 * x1),
+            ((q1, q2, g, x1, np.maximum(x2 - 1, 0), x11), self.mu1 * x2),
+            ((q1, q2, g, x1, x2, np.maximum(x11 - 1, 0)), self.mu3 * x11),
+            ((q1, np.maximum(q2 - 1, 0), g, x1, x2, x11),
+             np.where((x11 == 0) & (q2 > 0), self.mu2, zeros)),
+        ]  # fmt: skip
+
+    def _matrix(self, d: int) -> sp.csr_matrix:
+        n = self.n_states
+        allowed = self.can_coallocate if d == 1 else np.ones(n, bool)
+        rows, cols, vals = [], [], []
+        total = np.zeros(n)
+        for x, prob in self._post_action_arrays(d):
+            for target, rate in self._event_arrays(x):
+                v = prob * rate * allowed
+                keep = v > 0
+                rows.append(np.flatnonzero(keep))
+                cols.append(self._ids(*(t[keep] for t in target)))
+                vals.append(v[keep])
+                total += v
+        diag = np.flatnonzero(allowed)
+        rows.append(diag)
+        cols.append(diag)
+        vals.append(self.nu - total[diag])
+        matrix = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                               shape=(n, n))  # fmt: skip
+        return matrix.tocsr()
+
+    def solve(self, method: str = "value_iteration", **options):
+        """Optimal policy and cost (see :func:`hpcmodels.mdp.solve.solve`)."""
+        from .solve import solve
+
+        return solve(self, method=method, **options)
+
+    def describe(self) -> pd.Series:
+        """Parameters, loads, ``nu`` and the number of states."""
+        mean_width = self.p + 2 * (1 - self.p)
+        return pd.Series({
+            "lambda1": self.lam1, "lambda2": self.lam2, "p": self.p, "mu1": self.mu1,
+            "mu2": self.mu2, "mu3": self.mu3, "c1": self.c1, "c2": self.c2, "beta": self.beta,
+            "Delta": self.truncation, "rho1": self.lam1 * mean_width / (2 * self.mu1),
+            "rho2": self.lam2 / self.mu2, "nu": self.nu, "states": self.n_states,
+        })  # fmt: skip
