@@ -262,6 +262,57 @@ class CoallocationMDP:
                                shape=(n, n))  # fmt: skip
         return matrix.tocsr()
 
+    def event_matrix(self) -> sp.csr_matrix:
+        """Generator part ``eta(X, Y)`` of the continuous-time chain between decisions
+        (off-diagonal rates, no self-transitions)."""
+        identity = tuple(self.states.T)
+        n = self.n_states
+        rows, cols, vals = [], [], []
+        for target, rate in self._event_arrays(identity):
+            keep = rate > 0
+            rows.append(np.flatnonzero(keep))
+            cols.append(self._ids(*(t[keep] for t in target)))
+            vals.append(np.asarray(rate, float)[keep])
+        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=(n, n))  # fmt: skip
+
+    def decision_matrix(self, policy: np.ndarray) -> sp.csr_matrix:
+        """``Psi_pi``: row Y is the distribution of the state just after the policy acts in
+        Y (the identity row where nothing starts)."""
+        policy = np.asarray(policy)
+        if policy.shape != (self.n_states,):
+            raise ValueError(f"policy needs one action per state ({self.n_states})")
+        if np.any(policy[~self.can_coallocate] == 1):
+            raise ValueError("policy co-allocates in a state where action 1 is not allowed")
+        n = self.n_states
+        rows, cols, vals = [], [], []
+        for d in (0, 1):
+            chosen = policy == d
+            for x, prob in self._post_action_arrays(d):
+                keep = chosen & (prob > 0)
+                rows.append(np.flatnonzero(keep))
+                cols.append(self._ids(*(t[keep] for t in x)))
+                vals.append(prob[keep])
+        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=(n, n))  # fmt: skip
+
+    def average_cost(self, policy: np.ndarray) -> float:
+        """Exact long-run average cost of a stationary policy on the truncated chain:
+        the stationary distribution of the continuous-time chain of post-decision states,
+        ``Q = E Psi_pi - diag(E 1)``, weighted by the cost rates. Decisions happen only
+        at real events (arrivals, completions), as in the paper's simulation."""
+        events = self.event_matrix()
+        out = np.asarray(events.sum(axis=1)).ravel()
+        generator = (events @ self.decision_matrix(policy) - sp.diags(out)).T.tocsr()
+        # pi G^T = 0 with pi(empty system) = 1, then normalised: only sparse solves
+        # (state 0, the empty system, is recurrent under every policy).
+        from scipy.sparse.linalg import spsolve
+
+        rest = spsolve(generator[1:, 1:].tocsc(), -generator[1:, 0].toarray().ravel())
+        pi = np.concatenate([[1.0], rest])
+        pi /= pi.sum()
+        return float(pi @ self.cost)
+
     def solve(self, method: str = "value_iteration", **options):
         """Optimal policy and cost (see :func:`hpcmodels.mdp.solve.solve`)."""
         from .solve import solve
