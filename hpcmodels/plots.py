@@ -22,6 +22,7 @@ __all__ = [
     "log_distributions",
     "table_lines",
     "wait_cdf",
+    "policy_heatmap",
 ]
 
 CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
@@ -166,4 +167,19 @@ def wait_cdf(results: dict, ax: plt.Axes | None = None, title: str = "") -> plt.
     ax.set_xscale("log")
     ax.set(xlabel="waiting time (s; < 1 s shown at 1 s)", ylabel="fraction of jobs", title=title)
     ax.legend(fontsize="small")
+    return ax
+
+
+def policy_heatmap(ours: pd.DataFrame, paper: np.ndarray | None = None, title: str = "",
+                   ax: plt.Axes | None = None) -> plt.Axes:  # fmt: skip
+    """A 0/1 policy table (rows q1, columns q2) as a heatmap; with ``paper``, the cells
+    where the paper's table differs are marked with a cross."""
+    ax = ax or plt.subplots(figsize=(0.38 * ours.shape[1] + 2, 0.3 * ours.shape[0] + 1.5))[1]
+    sns.heatmap(ours, cmap=["#f2f2f2", "#3a78b5"], vmin=0, vmax=1, cbar=False, linewidths=0.5,
+                linecolor="white", ax=ax)  # fmt: skip
+    if paper is not None:
+        for i, j in zip(*np.nonzero(ours.to_numpy() != paper), strict=True):
+            ax.text(j + 0.5, i + 0.5, "x", ha="center", va="center", color="#d62728",
+                    fontsize=11, fontweight="bold")  # fmt: skip
+    ax.set(title=title or "optimal action (blue: co-allocate)", xlabel="q2", ylabel="q1")
     return ax

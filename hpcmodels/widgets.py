@@ -11,7 +11,7 @@ from .papers import he2006
 from .queueing import UniformSlack
 from .queueing.system import MultiCluster
 
-__all__ = ["allocation_explorer", "policy_explorer"]
+__all__ = ["allocation_explorer", "mdp_explorer", "policy_explorer"]
 
 
 def _slider(kind, value, lo, hi, step, label):
@@ -113,3 +113,48 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
         control.observe(update, names="value")
     update()
     return w.VBox([w.HBox([lf, sd]), w.HBox(a), w.HBox(b), out])
+
+
+def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation: int = 30,
+                 x1: int = 1) -> w.VBox:  # fmt: skip
+    """Sliders for the loads, p, mu3, the costs and Delta; the optimal co-allocation
+    policy (value iteration, well under a second at Delta = 30) is recomputed and drawn
+    as a heatmap for the chosen x1."""
+    from .mdp import CoallocationMDP
+    from .plots import policy_heatmap
+
+    controls = {
+        "rho1": _slider(w.FloatSlider, rho, 0.3, 0.95, 0.01, "rho1"),
+        "rho2": _slider(w.FloatSlider, rho, 0.3, 0.95, 0.01, "rho2"),
+        "p": _slider(w.FloatSlider, p, 0.0, 1.0, 0.05, "p (1-component)"),
+        "mu3": _slider(w.FloatSlider, mu3, 0.1, 1.5, 0.05, "mu3"),
+        "c1": _slider(w.FloatSlider, 2.0, 0.0, 5.0, 0.5, "c1"),
+        "c2": _slider(w.FloatSlider, 1.0, 0.0, 5.0, 0.5, "c2"),
+        "truncation": _slider(w.IntSlider, truncation, 5, 60, 1, "Delta"),
+        "x1": _slider(w.IntSlider, x1, 0, 1, 1, "x1"),
+    }
+    out = w.Output()
+
+    def update(*_):
+        with out:
+            out.clear_output(wait=True)
+            v = {k: c.value for k, c in controls.items()}
+            try:
+                mdp = CoallocationMDP.from_loads(v["rho1"], v["rho2"], v["p"], mu3=v["mu3"],
+                                                 c1=v["c1"], c2=v["c2"],
+                                                 truncation=v["truncation"])  # fmt: skip
+            except ValueError as err:
+                print(f"invalid setting: {err}")
+                return
+            sol = mdp.solve()
+            size = min(15, v["truncation"])
+            policy_heatmap(sol.policy_table(v["x1"], size, size),
+                           title=f"x1 = {v['x1']}: {sol.iterations} iterations, "
+                           f"{sol.seconds:.2f} s (timing)")  # fmt: skip
+            plt.show()
+
+    for control in controls.values():
+        control.observe(update, names="value")
+    update()
+    items = list(controls.values())
+    return w.VBox([w.HBox(items[:4]), w.HBox(items[4:]), out])

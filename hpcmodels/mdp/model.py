@@ -29,7 +29,9 @@ every state's total rate. The Bellman equation *as printed*,
 with ``c(S) = c1 (q1 + x1 + x2 + x11) + c2 q2``, returns the fictitious self-transition
 to the pre-action state S (NOTES.md). :meth:`CoallocationMDP.transition_matrices`
 builds, per action, the sparse matrix ``P_d`` whose row S holds those rates (rows sum
-to ``nu``); the solvers in :mod:`hpcmodels.mdp.solve` iterate on them.
+to ``nu``); the solvers in :mod:`hpcmodels.mdp.solve` iterate on them. The other
+reading, ``self_loop="post_action"`` (the self-transition returns to the post-action
+state, as uniformising the controlled chain would), is available for comparison.
 """
 
 from __future__ import annotations
@@ -61,8 +63,12 @@ class CoallocationMDP:
     c2: float = 1.0
     beta: float = 0.05
     truncation: int = 30
+    self_loop: str = "pre_action"
 
     def __post_init__(self) -> None:
+        if self.self_loop not in ("pre_action", "post_action"):
+            raise ValueError(f"self_loop must be 'pre_action' (the equation as printed) or "
+                             f"'post_action', got {self.self_loop!r}")  # fmt: skip
         for name in ("lam1", "lam2", "mu1", "mu2", "mu3"):
             value = getattr(self, name)
             if not np.isfinite(value) or value <= 0:
@@ -81,7 +87,7 @@ class CoallocationMDP:
     @classmethod
     def from_loads(cls, rho1: float, rho2: float, p: float, mu1: float = 1.0, mu2: float = 1.0,
                    mu3: float = 0.7, c1: float = 2.0, c2: float = 1.0, beta: float = 0.05,
-                   truncation: int = 30) -> CoallocationMDP:  # fmt: skip
+                   truncation: int = 30, self_loop: str = "pre_action") -> CoallocationMDP:  # fmt: skip
         """Arrival rates from the loads of Section 5: ``rho1 = lambda1 (p + 2(1-p)) / (2 mu1)``,
         ``rho2 = lambda2 / mu2``."""
         for name, rho in (("rho1", rho1), ("rho2", rho2)):
@@ -91,7 +97,7 @@ class CoallocationMDP:
             raise ValueError(f"p must lie in [0, 1], got {p!r}")
         mean_width = p + 2 * (1 - p)
         return cls(2 * mu1 * rho1 / mean_width, rho2 * mu2, p, mu1, mu2, mu3, c1, c2, beta,
-                   int(truncation))  # fmt: skip
+                   int(truncation), self_loop)  # fmt: skip
 
     def with_(self, **changes) -> CoallocationMDP:
         """A copy with some parameters changed."""
@@ -247,6 +253,7 @@ class CoallocationMDP:
         rows, cols, vals = [], [], []
         total = np.zeros(n)
         for x, prob in self._post_action_arrays(d):
+            out_of_x = np.zeros(n)
             for target, rate in self._event_arrays(x):
                 v = prob * rate * allowed
                 keep = v > 0
@@ -254,10 +261,17 @@ class CoallocationMDP:
                 cols.append(self._ids(*(t[keep] for t in target)))
                 vals.append(v[keep])
                 total += v
-        diag = np.flatnonzero(allowed)
-        rows.append(diag)
-        cols.append(diag)
-        vals.append(self.nu - total[diag])
+                out_of_x += rate
+            if self.self_loop == "post_action":  # the alternative reading: back to X
+                keep = allowed & (prob > 0)
+                rows.append(np.flatnonzero(keep))
+                cols.append(self._ids(*(t[keep] for t in x)))
+                vals.append((prob * (self.nu - out_of_x))[keep])
+        if self.self_loop == "pre_action":  # the equation as printed: back to S
+            diag = np.flatnonzero(allowed)
+            rows.append(diag)
+            cols.append(diag)
+            vals.append(self.nu - total[diag])
         matrix = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                                shape=(n, n))  # fmt: skip
         return matrix.tocsr()

@@ -225,3 +225,36 @@ def policy_claims() -> list[dict]:
                (fig3 == only).all().all(), f"{int((fig3 != only).to_numpy().sum())} cells differ"
                " from that rule over q1, q2 <= 30"),
     ]  # fmt: skip
+
+
+def reading_study() -> pd.DataFrame:
+    """Cells of Figs. 2-4 agreeing with the paper under both readings of the Bellman
+    equation's self-transition (to the pre-action state as printed, or to the
+    post-action state)."""
+    rows = []
+    for figure, (experiment, x1, paper) in PAPER_TABLES.items():
+        row = {"figure": figure, "cells": paper.size}
+        for reading in ("pre_action", "post_action"):
+            sol = model(self_loop=reading, **experiment).solve()
+            table = sol.policy_table(x1, paper.shape[0], paper.shape[1] - 1).to_numpy()
+            row[f"agree ({reading})"] = int((table == paper).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def stopping_study(
+    figure: str = "Fig. 2", iterations: Sequence[int] = (300, 600, 1100)
+) -> pd.DataFrame:
+    """Cells agreeing with the paper when value iteration is stopped early (the paper
+    reports about 1,100 iterations), against our converged run."""
+    from ..mdp import value_iteration
+
+    experiment, x1, paper = PAPER_TABLES[figure]
+    mdp = model(**experiment)
+    rows = []
+    for cap in (*iterations, None):
+        sol = value_iteration(mdp) if cap is None else value_iteration(mdp, max_iter=cap)
+        table = sol.policy_table(x1, paper.shape[0], paper.shape[1] - 1).to_numpy()
+        rows.append({"iterations": sol.iterations, "converged": sol.converged,
+                     "agree_with_paper": int((table == paper).sum()), "cells": paper.size})  # fmt: skip
+    return pd.DataFrame(rows)
