@@ -1,0 +1,223 @@
+"""Property tests: the numba engine against the pure-Python oracle (tests/engine_oracle.py),
+plus invariants every schedule must satisfy."""
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hpcmodels.multicluster import Cluster, simulate
+
+from engine_oracle import ALLOCATIONS, COALLOCATIONS, METRICS, SELECTIONS, oracle, oracle_metrics
+
+SPEEDS = (0.5, 1.0, 2.0)
+
+
+@st.composite
+def workloads(draw, coallocation=False, exact_estimates=False, zero_runtimes=True):
+    """(jobs frame, [(procs, speed)]): 1-3 clusters of 1-8 processors, 1-25 jobs on a
+    coarse time grid (ties are frequent), runtimes 0-20, estimates sometimes off by 2x."""
+    m = draw(st.integers(1, 3))
+    spec = [(draw(st.integers(1, 8)), draw(st.sampled_from(SPEEDS))) for _ in range(m)]
+    widest = sum(p for p, _ in spec) if coallocation else max(p for p, _ in spec)
+    n = draw(st.integers(1, 25))
+    rows = draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, 8).map(lambda k: 2 * k),
+                st.one_of(st.just(0), st.integers(0, 20)) if zero_runtimes else st.integers(1, 20),
+                st.integers(1, widest),
+                st.sampled_from((1.0, 0.5, 2.0)),
+            ),
+            min_size=n,
+            max_size=n,
+        )
+    )
+    df = pd.DataFrame(
+        {
+            "submit": [float(r[0]) for r in rows],
+            "runtime": [float(r[1]) for r in rows],
+            "procs": np.array([r[2] for r in rows], np.int64),
+        }
+    )
+    if exact_estimates:
+        if draw(st.booleans()):
+            df["estimate"] = df["runtime"]
+    elif draw(st.integers(0, 2)) > 0:
+        df["estimate"] = [float(r[1]) * r[3] for r in rows]
+    return df, spec
+
+
+def clusters_of(spec):
+    return [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(spec)]
+
+
+def assert_same(res, ref, df, spec):
+    got = res.jobs
+    assert len(got) == len(df)
+    for col in df.columns:
+        np.testing.assert_array_equal(got[col].to_numpy(float), df[col].to_numpy(float))
+    cl_got = [int(c) for c in got["cluster"]]
+    cl_ref = [int(c) for c in ref["cluster"]]
+    if cl_got != cl_ref or not np.allclose(got["start"], ref["start"], rtol=0, atol=1e-9):
+        table = df.assign(
+            start=ref["start"], end=ref["end"], cluster=ref["cluster"],
+            e_start=got["start"].to_numpy(), e_end=got["end"].to_numpy(), e_cluster=cl_got,
+        )  # fmt: skip
+        pytest.fail(f"engine != oracle on clusters {spec}:\n{table.to_string()}")
+    np.testing.assert_allclose(got["end"], ref["end"], rtol=0, atol=1e-9)
+    want = oracle_metrics(df, ref, spec)
+    for key in METRICS:
+        a, b = res.metrics[key], want[key]
+        if math.isnan(b):
+            assert math.isnan(a), (key, a, b)
+        else:
+            assert a == pytest.approx(b, rel=1e-9, abs=1e-12), key
+
+
+def assert_invariants(res, df, spec, slowdown=1.0):
+    """Checks on the engine's own output, independent of the oracle."""
+    got = res.jobs
+    sizes = [p for p, _ in spec]
+    speeds = [s for _, s in spec]
+    n, m = len(df), len(spec)
+    start = got["start"].to_numpy(float)
+    end = got["end"].to_numpy(float)
+    cluster = got["cluster"].to_numpy()
+    procs = df["procs"].to_numpy()
+    runtime = df["runtime"].to_numpy(float)
+    alloc = np.asarray(res.allocation).reshape(n, m)
+
+    assert np.all(start >= df["submit"].to_numpy(float)), "a job started before its submit"
+    np.testing.assert_array_equal(alloc.sum(axis=1), procs)
+    assert np.all(alloc >= 0)
+    for j in range(n):
+        if cluster[j] >= 0:
+            assert alloc[j, cluster[j]] == procs[j]
+            expected = runtime[j] / speeds[cluster[j]]
+        else:
+            assert cluster[j] == -1
+            sites = [c for c in range(m) if alloc[j, c] > 0]
+            assert len(sites) >= 2, "co-allocated on fewer than two sites"
+            expected = runtime[j] * slowdown / min(speeds[c] for c in sites)
+        assert end[j] - start[j] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+    for c in range(m):  # no processor over-committed: sweep (time, +/-procs), ends first
+        events = []
+        for j in range(n):
+            if alloc[j, c] > 0 and end[j] > start[j]:
+                events += [(start[j], 1, alloc[j, c]), (end[j], 0, -alloc[j, c])]
+        used = 0
+        for _, _, delta in sorted(events):
+            used += delta
+            assert 0 <= used <= sizes[c], f"cluster {c} over-committed"
+
+
+def arrival_order(df):
+    return sorted(range(len(df)), key=lambda j: (df["submit"].iloc[j], j))
+
+
+PAIRS = list(itertools.product(SELECTIONS, ALLOCATIONS))
+
+
+@pytest.mark.parametrize(("selection", "allocation"), PAIRS)
+@settings(max_examples=50, deadline=None)
+@given(data=workloads(), seed=st.integers(0, 3))
+def test_engine_matches_oracle(selection, allocation, data, seed):
+    df, spec = data
+    res = simulate(df, clusters_of(spec), selection, allocation, seed=seed)
+    ref = oracle(df, spec, selection, allocation, seed=seed)
+    assert_same(res, ref, df, spec)
+    assert_invariants(res, df, spec)
+    if selection == "fcfs":  # arrival order => start order
+        starts = [res.jobs["start"].iloc[j] for j in arrival_order(df)]
+        assert starts == sorted(starts)
+
+
+@pytest.mark.parametrize(
+    ("selection", "coallocation", "slowdown"),
+    list(
+        itertools.product(("fcfs", "first_available", "smallest_first"), COALLOCATIONS, (1.0, 2.5))
+    ),
+)
+@settings(max_examples=30, deadline=None)
+@given(data=workloads(coallocation=True), allocation=st.sampled_from(ALLOCATIONS))
+def test_engine_matches_oracle_with_coallocation(
+    selection, coallocation, slowdown, data, allocation
+):
+    df, spec = data
+    kw = dict(coallocation=coallocation, slowdown=slowdown, seed=1)
+    res = simulate(df, clusters_of(spec), selection, allocation, **kw)
+    ref = oracle(df, spec, selection, allocation, **kw)
+    assert_same(res, ref, df, spec)
+    assert_invariants(res, df, spec, slowdown)
+    for j in range(len(df)):  # the oracle's own co-allocation split agrees with the engine
+        assert tuple(int(v) for v in np.asarray(res.allocation)[j]) == ref["alloc"].iloc[j]
+
+
+def _reservation_kept(df, spec, allocation):
+    ref = oracle(df, spec, "conservative", allocation)
+    return ref, [
+        j for j in range(len(df)) if ref["start"].iloc[j] > ref["first_reservation"].iloc[j]
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=workloads(exact_estimates=True, zero_runtimes=False),
+    allocation=st.sampled_from(ALLOCATIONS),
+)
+def test_conservative_never_delays_a_reservation_with_exact_estimates(data, allocation):
+    """With exact, positive estimates a job never starts later than the reservation it
+    got when it arrived. This holds on one cluster for every allocation policy and on
+    several clusters for first_fit (a reservation sits on the lowest-index cluster with
+    the earliest time, which is where first_fit starts it). Zero estimates are excluded:
+    see test_zero_length_reservations_block_nobody."""
+    df, spec = data
+    if len(spec) > 1:
+        allocation = "first_fit"
+    ref, late = _reservation_kept(df, spec, allocation)
+    assert not late, ref
+    res = simulate(df, clusters_of(spec), "conservative", allocation)
+    assert np.all(res.jobs["start"].to_numpy() <= ref["first_reservation"].to_numpy() + 1e-9)
+
+
+def test_conservative_reservations_can_slip_when_the_policy_starts_elsewhere():
+    """On several clusters another policy may start a job at its reservation time on a
+    different tied cluster than the one it was reserved on, and push a later job back:
+    A(2), B(3). Y (0, 5, 3) -> B, X (0, 5, 2) -> A. J1 (1, 10, 2): 5 on A and B -> held on
+    A. J2 (1, 10, 3): only B, held at 5. At t=5 worst_fit starts J1 on B (3 free > 2),
+    so J2 waits until 15 instead of its reservation at 5."""
+    df = pd.DataFrame(
+        {"submit": [0.0, 0.0, 1.0, 1.0], "runtime": [5.0, 5.0, 10.0, 10.0], "procs": [3, 2, 2, 3]}
+    )
+    spec = [(2, 1.0), (3, 1.0)]
+    ref, late = _reservation_kept(df, spec, "worst_fit")
+    assert late == [3]
+    assert list(ref["first_reservation"]) == [0, 0, 5, 5]
+    assert list(ref["start"]) == [0, 0, 5, 15]
+    res = simulate(df, clusters_of(spec), "conservative", "worst_fit")
+    assert list(res.jobs["start"]) == [0, 0, 5, 15]
+    ref, late = _reservation_kept(df, spec, "first_fit")
+    assert not late
+
+
+def test_zero_length_reservations_block_nobody():
+    """A reservation of estimate 0 is the empty interval [tau, tau) and blocks nobody, so
+    a zero-estimate job can be passed by a later one (the one exception to "no job is
+    ever delayed by a job behind it"). A(2, 0.5), conservative:
+    t=0: J0 (0, 0, 1) starts and ends at 0 (its finish is handled in the next session).
+    J1 (0, 0, 2): its earliest time is 0 (J0 counts until 0 only) but only 1 processor
+    is free now -> reserved [0, 0). J2 (0, 1, 1) fits [0, 2) -> starts.
+    Second session at t=0 (J0's finish): J1 finds 1 free; reserved at 2 -> [2, 2)."""
+    df = pd.DataFrame({"submit": [0.0, 0.0, 0.0], "runtime": [0.0, 0.0, 1.0], "procs": [1, 2, 1]})
+    spec = [(2, 0.5)]
+    ref, late = _reservation_kept(df, spec, "first_fit")
+    assert late == [1]
+    assert list(ref["start"]) == [0, 2, 0]
+    res = simulate(df, clusters_of(spec), "conservative", "first_fit")
+    assert list(res.jobs["start"]) == [0, 2, 0]
