@@ -28,7 +28,11 @@ Sessions.
   before it, on the cluster where that time is earliest (ties: lowest index). Jobs whose
   reservation is at ``t`` and that fit now start (allocation policy over the clusters
   that tie); the rest keep their reservations. Reservations are recomputed at every
-  event, so no job is ever delayed by a job behind it ("conservative" backfilling).
+  event ("conservative" backfilling): with positive estimates that hold, on one cluster
+  or with first fit, no job starts later than the reservation it got on arrival
+  (tested). Two exceptions follow from these rules and are pinned by tests: a zero
+  estimate reserves nothing, and on several clusters a policy other than first fit may
+  start a job on another tied cluster than the one it was reserved on.
 * ``easy``: start jobs from the head while they fit; the first job that does not fit
   gets a reservation (its earliest start over the clusters, ties: lowest index; the
   "shadow" time) and the number of processors left over there at that time; any later
