@@ -69,56 +69,24 @@ def _start(j, c, t, runtime, procs, speed, free, start, end, clus, run, rlen, al
 
 
 @numba.njit(cache=True)
-def _try_place(
-    j,
-    t,
-    sel,
-    alloc,
-    coal,
-    slowdown,
-    runtime,
-    procs,
-    speed,
-    free,
-    start,
-    end,
-    clus,
-    run,
-    rlen,
-    allocation,
-    uniforms,
-    u_ptr,
-    allowed,
-):
+def _try_place(j, t, alloc, coal, slowdown, arrays, rlen, u_ptr, allowed):
     """Place job ``j`` now if it fits: single site by the policy, else co-allocated.
-    Returns (placed, rlen, u_ptr)."""
+    ``arrays`` = (runtime, procs, speed, free, start, end, clus, run, allocation,
+    uniforms). Returns (placed, rlen, u_ptr)."""
+    runtime, procs, speed, free, start, end, clus, run, allocation, uniforms = arrays
     p = procs[j]
     u = uniforms[u_ptr] if u_ptr < uniforms.size else 0.0
     c = pick(alloc, free, speed, p, allowed, u)
     if c >= 0:
         if alloc == 4:  # random fit consumed a uniform
             u_ptr += 1
-        rlen = _start(
-            j, c, t, runtime, procs, speed, free, start, end, clus, run, rlen, allocation[j]
-        )
+        rlen = _start(j, c, t, runtime, procs, speed, free, start, end, clus, run, rlen,
+                      allocation[j])  # fmt: skip
         return True, rlen, u_ptr
     if coal > 0 and free.sum() >= p:
         slowest = coallocate(coal, free, speed, p, allocation[j])
-        rlen = _start(
-            j,
-            COALLOCATED,
-            t,
-            runtime,
-            procs,
-            speed,
-            free,
-            start,
-            end,
-            clus,
-            run,
-            rlen,
-            allocation[j],
-        )
+        rlen = _start(j, COALLOCATED, t, runtime, procs, speed, free, start, end, clus, run,
+                      rlen, allocation[j])  # fmt: skip
         end[j] = t + runtime[j] * slowdown / slowest
         return True, rlen, u_ptr
     return False, rlen, u_ptr
@@ -174,6 +142,7 @@ def _run(
     allowed = np.ones(n_cl, np.bool_)
     starts = np.empty(n_cl)
     last_fcfs_start = -np.inf
+    arrays = (runtime, procs, speed, free, start, end, clus, run, allocation, uniforms)
     while nxt < n or rlen > 0:
         t = submit[order[nxt]] if nxt < n else np.inf
         for k in range(rlen):
@@ -211,25 +180,7 @@ def _run(
                     for c in range(n_cl):
                         allowed[c] = starts[c] == t
                     placed, rlen, u_ptr = _try_place(
-                        j,
-                        t,
-                        sel,
-                        alloc,
-                        0,
-                        slowdown,
-                        runtime,
-                        procs,
-                        speed,
-                        free,
-                        start,
-                        end,
-                        clus,
-                        run,
-                        rlen,
-                        allocation,
-                        uniforms,
-                        u_ptr,
-                        allowed,
+                        j, t, alloc, 0, slowdown, arrays, rlen, u_ptr, allowed
                     )
                 c = clus[j] if placed else np.argmin(starts)
                 sizes[c] = reserve(
@@ -243,25 +194,7 @@ def _run(
                     break
                 j = q[i]
                 placed, rlen, u_ptr = _try_place(
-                    j,
-                    t,
-                    sel,
-                    alloc,
-                    coal,
-                    slowdown,
-                    runtime,
-                    procs,
-                    speed,
-                    free,
-                    start,
-                    end,
-                    clus,
-                    run,
-                    rlen,
-                    allocation,
-                    uniforms,
-                    u_ptr,
-                    everywhere,
+                    j, t, alloc, coal, slowdown, arrays, rlen, u_ptr, everywhere
                 )
                 started[i] = placed
                 if not placed and (sel == FCFS or sel == EASY):
@@ -287,25 +220,7 @@ def _run(
                     for c in range(n_cl):
                         allowed[c] = c != ch or ends_early or procs[j] <= extra
                     placed, rlen, u_ptr = _try_place(
-                        j,
-                        t,
-                        sel,
-                        alloc,
-                        0,
-                        slowdown,
-                        runtime,
-                        procs,
-                        speed,
-                        free,
-                        start,
-                        end,
-                        clus,
-                        run,
-                        rlen,
-                        allocation,
-                        uniforms,
-                        u_ptr,
-                        allowed,
+                        j, t, alloc, 0, slowdown, arrays, rlen, u_ptr, allowed
                     )
                     started[k] = placed
                     if placed and clus[j] == ch and not ends_early:
