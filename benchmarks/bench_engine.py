@@ -68,26 +68,21 @@ import os
 import platform
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import accasim_peer
 import numpy as np
 import pandas as pd
 
+from hpcmodels.multicluster import Cluster, simulate
 from hpcmodels.workloads import read_swf
 from hpcmodels.workloads.clean import completed_only
+
+import accasim_peer
+from timing import median_time
 
 LOG = "SDSC-SP2-1998-4.2-cln.swf.gz"
 QUICK_JOBS = 5_000
 
-try:  # the engine is being written; the benchmark must run without it
-    from hpcmodels.multicluster import Cluster, simulate
-
-    OURS_MISSING = None
-except ImportError as exc:
-    Cluster = simulate = None
-    OURS_MISSING = f"{type(exc).__name__}: {exc}"
 
 # (case, our selection, AccaSim case in accasim_peer.DISPATCHERS, our target (s), same?)
 CASES = [
@@ -119,23 +114,13 @@ def load_jobs(quick: bool) -> pd.DataFrame:
 
 
 def time_ours(jobs: pd.DataFrame, procs: int, selection: str, repeat: int):
-    """(median seconds, mean wait) of our engine, or (None, reason) when it fails."""
-    if OURS_MISSING is not None:
-        return None, "hpcmodels.multicluster not available yet"
+    """(median seconds, mean wait) of our engine."""
 
     def call():
         return simulate(jobs, [Cluster("sdsc", procs)], selection=selection, allocation="first_fit")
 
-    try:
-        result = call()  # warm-up: numba compiles (or loads its cache) here
-        times = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            result = call()
-            times.append(time.perf_counter() - t0)
-        return float(np.median(times)), float(result.metrics["mean_wait"])
-    except Exception as exc:  # an unfinished engine: report, keep benchmarking the peer
-        return None, f"error: {type(exc).__name__}: {exc}"[:60]
+    seconds, result = median_time(call, repeat)
+    return seconds, float(result.metrics["mean_wait"])
 
 
 def run_peer(jobs: pd.DataFrame, procs: int, nodes: int, cases: list[str]) -> dict:
@@ -196,8 +181,6 @@ def main() -> None:
         f"workload: {LOG}, status == 1, {n:,} jobs{' (--quick)' if args.quick else ''}; "
         f"one cluster of {args.procs} processors (AccaSim: {args.peer_nodes} node(s))"
     )
-    if OURS_MISSING is not None:
-        print(f"hpcmodels.multicluster not available yet ({OURS_MISSING})")
 
     peer = run_peer(jobs, args.procs, args.peer_nodes, [c[2] for c in CASES])
     rows = []

@@ -56,6 +56,8 @@ from quantecon.markov import DiscreteDP
 
 from hpcmodels.mdp import CoallocationMDP
 
+from timing import median_time
+
 PARAMS = dict(rho1=0.8, rho2=0.8, p=0.6, mu1=1, mu2=1, mu3=0.7, c1=2, c2=1, beta=0.05)
 TOL = 1e-6  # ours: value_iteration(tol=...); quantecon: epsilon
 METHODS = ("value_iteration", "policy_iteration")
@@ -75,15 +77,6 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = fn()
     return time.perf_counter() - start, result
-
-
-def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Median wall time of ``repeat`` calls and the last result."""
-    times, result = [], None
-    for _ in range(repeat):
-        t, result = timed(fn)
-        times.append(t)
-    return float(np.median(times)), result
 
 
 def build_ours_model(truncation: int) -> CoallocationMDP:

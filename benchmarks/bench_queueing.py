@@ -24,8 +24,6 @@ import argparse
 import os
 import platform
 import time
-from collections.abc import Callable
-from typing import Any
 
 import ciw
 import numba
@@ -36,19 +34,10 @@ from hpcmodels.queueing import mean_response_time_of, omr_allocation, ort_alloca
 from hpcmodels.queueing.dispatch import simulate_dispatch
 from hpcmodels.queueing.system import MEAN_JOB_SIZE, MultiCluster, Stream
 
+from timing import median_time
+
 WORKLOAD = 0.5  # He 2006 Table 2 system at half load
 SLACK = (0.0, 30.0)
-
-
-def timeit_median(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Median wall time (s) of ``repeat`` calls after one warm-up call, and the last result."""
-    result = fn()  # warm-up: numba compiles (or loads its cache) here
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)), result
 
 
 def he_system() -> tuple[np.ndarray, np.ndarray, float]:
@@ -110,7 +99,7 @@ def solver_rows(repeat: int) -> list[dict[str, str]]:
             ("ORT", lambda s=system: ort_allocation(*s)),
             ("OMR", lambda s=system: omr_allocation(*s, slack=SLACK)),
         ):
-            t, _ = timeit_median(solve, repeat)
+            t, _ = median_time(solve, repeat)
             rows.append(
                 dict(
                     case=f"{name} solve, {label} clusters",
@@ -131,7 +120,7 @@ def simulator_rows(n_jobs: int, warmup: int, cooldown: int, repeat: int) -> list
     fractions = ort_allocation(system.nodes, system.rates, lam)
     window = dict(n_jobs=n_jobs, warmup=warmup, cooldown=cooldown)
 
-    ours_t, ours = timeit_median(
+    ours_t, ours = median_time(
         lambda: simulate_dispatch(system, fractions, "random", stream, seed=0, **window), repeat
     )
     t0 = time.perf_counter()

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import os
 import platform
-import time
-from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -24,18 +22,9 @@ import pandas as pd
 from hpcmodels.workloads.archive import is_available, load_archive_log
 from hpcmodels.workloads.transforms import merge_logs
 
+from timing import median_time
+
 DAS2 = [f"DAS2-fs{k}-2003-1" for k in range(5)]
-
-
-def median_time(fn: Callable[[], object], repeat: int = 3) -> tuple[float, object]:
-    """Median wall time of ``repeat`` calls after a warm-up call, and the last result."""
-    result = fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), result
 
 
 def read_rows() -> list[dict]:
