@@ -77,9 +77,10 @@ def policy_comparison(figure: str, truncation: int = 30) -> tuple[pd.DataFrame, 
     return ours, ours - paper
 
 
-def policy_rows(figure: str, truncation: int = 30) -> list[dict]:
-    """Report rows: cells agreeing with the paper, and where the others are."""
-    ours, diff = policy_comparison(figure, truncation)
+def policy_rows(figure: str, truncation: int = 30, comparison=None) -> list[dict]:
+    """Report rows: cells agreeing with the paper, and where the others are.
+    ``comparison`` is :func:`policy_comparison`'s result, if already computed."""
+    ours, diff = comparison or policy_comparison(figure, truncation)
     cells = diff.size
     wrong = [(q1, q2) for q1 in diff.index for q2 in diff.columns if diff.loc[q1, q2] != 0]
     agree = cells - len(wrong)
