@@ -8,9 +8,13 @@ Readings chosen where the docstring is silent
 ---------------------------------------------
 * Arrival order is the stable sort of the jobs by submit time (ties: input order); it
   is the order in which jobs join the queue and the "arrival" of every queue order.
-* Event times are compared exactly (no tolerance). ``end = start + runtime / speed``
-  for a single site and ``start + (runtime * slowdown) / slowest_speed`` when
-  co-allocated; predicted ends are ``start + estimate / speed``.
+* Time ties (package docstring): the next event group is every finish and submission
+  at most ``TIME_RTOL * max(|t|, 1)`` after the earliest pending event time ``t``; the
+  group's time stamp is the latest time in it, and a job finishing in the group is
+  recorded as ending at that stamp. ``end = start + runtime / speed`` for a single site
+  and ``start + (runtime * slowdown) / slowest_speed`` when co-allocated; predicted
+  ends are ``start + estimate / speed``, and a predicted end within the same tolerance
+  after the session time ``t`` counts as ``t``.
 * Profiles use half-open intervals ``[s, e)``: a job ending at ``x`` no longer uses its
   processors at ``x``. A job "fits at tau for d seconds" when the free processors are
   enough at every instant of ``[tau, tau + d)`` and, when ``d == 0``, at ``tau`` itself;
@@ -61,6 +65,13 @@ import math
 
 import numpy as np
 import pandas as pd
+
+TIME_RTOL = 1e-9
+
+
+def tolerance(t):
+    return TIME_RTOL * max(abs(t), 1.0)
+
 
 SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy")
 ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first")
@@ -258,7 +269,8 @@ class _Sim:
 
     def predicted_end(self, j, t):
         c = self.cluster[j]
-        return max(self.start[j] + self.estimate[j] / self.speeds[c], t)
+        e = self.start[j] + self.estimate[j] / self.speeds[c]
+        return t if e <= t + tolerance(t) else e
 
     @staticmethod
     def usage(intervals, x):
@@ -349,13 +361,16 @@ class _Sim:
             if k < self.n:
                 times.append(self.submit[self.order[k]])
             assert times, "waiting jobs but no event: a job can never start"
-            t = min(times)
+            limit = min(times) + tolerance(min(times))
+            group = [x for x in times if x <= limit]
+            t = max(group)  # the time stamp of the group
             for r in list(self.running):  # finishes first
-                if self.end[r] == t:
+                if self.end[r] <= limit:
+                    self.end[r] = t
                     for c in range(self.m):
                         self.free[c] += self.alloc[r][c]
                     self.running.remove(r)
-            while k < self.n and self.submit[self.order[k]] == t:  # then submissions
+            while k < self.n and self.submit[self.order[k]] <= limit:  # then submissions
                 self.queue.append(self.order[k])
                 k += 1
             self.session(t)  # then one session

@@ -90,7 +90,8 @@ def assert_invariants(res, df, spec, slowdown=1.0):
     cluster = got["cluster"].to_numpy()
     procs = df["procs"].to_numpy()
     runtime = df["runtime"].to_numpy(float)
-    alloc = np.asarray(res.allocation).reshape(n, m)
+    alloc = res.allocation.toarray()
+    assert alloc.shape == (n, m)
 
     assert np.all(start >= df["submit"].to_numpy(float)), "a job started before its submit"
     np.testing.assert_array_equal(alloc.sum(axis=1), procs)
@@ -156,7 +157,7 @@ def test_engine_matches_oracle_with_coallocation(
     assert_same(res, ref, df, spec)
     assert_invariants(res, df, spec, slowdown)
     for j in range(len(df)):  # the oracle's own co-allocation split agrees with the engine
-        assert tuple(int(v) for v in np.asarray(res.allocation)[j]) == ref["alloc"].iloc[j]
+        assert tuple(int(v) for v in res.allocation.toarray()[j]) == ref["alloc"].iloc[j]
 
 
 def _reservation_kept(df, spec, allocation):

@@ -12,6 +12,22 @@ frees its processors, then every job submitted at ``t`` joins the queue (in inpu
 order), then one scheduling session runs at ``t`` (Shih 2013, Section 2.2). A job that
 starts and ends at the same instant (runtime 0) triggers another session at ``t``.
 
+Time ties. Event times that differ only by floating-point rounding are one time stamp:
+the events of one time stamp are every finish and submission at most
+``TIME_RTOL x max(|t0|, 1)`` (``TIME_RTOL = 1e-9``) after the earliest pending event time
+``t0``; the stamp is the latest of their times, and a job finishing in it is recorded as
+ending at the stamp (so that, e.g., ``76 + 50/1.5`` and ``137/1.5 + 27/1.5`` end together
+and trigger one session). A predicted end within the same tolerance after a session's
+time counts as that time.
+
+Rates. A running job does ``runtime`` seconds of work (``runtime x slowdown`` when
+co-allocated) at a rate of its cluster's speed (the slowest site's speed when
+co-allocated), so by default it runs ``runtime / speed``. A rate model
+(``simulate(..., rate_model=(hook, params))``, see :mod:`.rates`) may change running
+jobs' rates after every batch of finishes and every start; a job's end then moves to
+``t + remaining work / rate``, earlier or later, and backfilling reads the predicted
+ends (by the estimates) the same way.
+
 Queue order. ``fcfs``, ``first_available``, ``conservative`` and ``easy`` keep arrival
 order; ``smallest_first`` orders by (procs, arrival), ``largest_first`` by
 (-procs, arrival) (Huang & Chang 2006, Section 2).
@@ -63,7 +79,25 @@ used / (all processors x (last end - first submit))) and ``mean_queue_length`` (
 average of the number of waiting jobs over the same span).
 """
 
-from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, simulate
+from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, build_state, run, simulate
+from .rates import TIME_RTOL, base_rate, no_rate_change, predicted_end, set_rate
+from .state import State, copy_state
 from .system import Cluster
 
-__all__ = ["ALLOCATIONS", "COALLOCATIONS", "Cluster", "Result", "SELECTIONS", "simulate"]
+__all__ = [
+    "ALLOCATIONS",
+    "COALLOCATIONS",
+    "Cluster",
+    "Result",
+    "SELECTIONS",
+    "State",
+    "TIME_RTOL",
+    "base_rate",
+    "build_state",
+    "copy_state",
+    "no_rate_change",
+    "predicted_end",
+    "run",
+    "set_rate",
+    "simulate",
+]

@@ -3,6 +3,11 @@
 Single site (Huang & Chang 2006, Section 3; Shih 2013): first, best, worst, median and
 random fit, and fastest first. Co-allocation site selection (Huang & Chang 2006,
 Section 3): fixed order, larger first, smaller first. Exact rules: package docstring.
+
+:func:`place` is the engine's one placement call. It receives the whole engine state
+(free processors, running jobs with their predicted ends, the waiting queue, estimates),
+so that a policy may look beyond the free processors; the policies here read only the
+free processors and the speeds.
 """
 
 from __future__ import annotations
@@ -10,12 +15,15 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["ALLOCATIONS", "COALLOCATIONS", "pick", "coallocate"]
+from .state import ALLOC, COAL, COALLOCATED, U_PTR
+
+__all__ = ["ALLOCATIONS", "COALLOCATIONS", "NO_PLACE", "pick", "coallocate", "place"]
 
 ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first")
 COALLOCATIONS = (None, "fixed_order", "larger_first", "smaller_first")
 FIRST_FIT, BEST_FIT, WORST_FIT, MEDIAN_FIT, RANDOM_FIT, FASTEST_FIRST = range(6)
 FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST = 1, 2, 3
+NO_PLACE = -2  # returned by place(): the job cannot start now
 
 
 @numba.njit(cache=True)
@@ -53,10 +61,11 @@ def pick(policy, free, speed, p, allowed, u):
 
 
 @numba.njit(cache=True)
-def coallocate(heuristic, free, speed, p, row):
+def coallocate(heuristic, free, speed, p, sites, widths, off):
     """Take processors for ``p`` across sites in the heuristic's order: all free ones of
-    each site but the last, which gives the rest. Fills ``row`` (processors per site),
-    lowers ``free`` and returns the slowest speed among the sites used."""
+    each site but the last, which gives the rest; sites with none free are skipped.
+    Writes the sites and their processor counts at ``sites[off:]`` / ``widths[off:]``,
+    lowers ``free`` and returns (slowest speed among the sites used, sites used)."""
     n = free.size
     keys = np.empty(n)
     for c in range(n):
@@ -68,14 +77,36 @@ def coallocate(heuristic, free, speed, p, row):
             keys[c] = c
     remaining = p
     slowest = np.inf
+    used = 0
     for c in np.argsort(keys):
         if remaining == 0:
             break
         if free[c] == 0:
             continue
         take = min(free[c], remaining)
-        row[c] = take
+        sites[off + used] = c
+        widths[off + used] = take
+        used += 1
         free[c] -= take
         remaining -= take
         slowest = min(slowest, speed[c])
-    return slowest
+    return slowest, used
+
+
+@numba.njit(cache=True)
+def place(state, j, t, allowed):
+    """Where waiting job ``j`` starts at ``t``: a cluster index (single site, among the
+    ``allowed`` clusters, by the run's allocation policy), ``COALLOCATED`` (-1: across
+    sites by the co-allocation heuristic, when no single cluster fits and all free
+    processors together suffice), or ``NO_PLACE``. Nothing is changed; the engine's
+    ``start_job`` does the starting (and consumes random fit's uniform)."""
+    policy = state.cfg[ALLOC]
+    p = state.procs[j]
+    u_ptr = state.ctr[U_PTR]
+    u = state.uniforms[u_ptr] if u_ptr < state.uniforms.size else 0.0
+    c = pick(policy, state.free, state.speed, p, allowed, u)
+    if c >= 0:
+        return c
+    if state.cfg[COAL] > 0 and state.free.sum() >= p:
+        return COALLOCATED
+    return NO_PLACE

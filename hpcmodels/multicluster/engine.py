@@ -1,9 +1,16 @@
-"""The discrete-event engine: one numba kernel over NumPy arrays (semantics: package docs).
+"""The discrete-event engine: a short loop of numba kernels over one :class:`State`.
 
-``simulate`` validates the input, runs ``_run`` and computes the metrics. The kernel
-keeps the waiting queue and the running set as index arrays; sessions dispatch on the
-selection code; placement on the allocation code (see ``selection.py`` and
-``allocation.py`` for the policies' own kernels).
+``run`` repeats ``process_events`` (the next time stamp's finishes, the rate hook,
+then its submissions) and ``session`` (the selection policy's scheduling session) until
+no event is left, or until a given time (a look-ahead policy runs a copy of the state
+ahead this way). ``simulate`` validates the input, builds the state, runs it and
+computes the metrics (semantics: package docstring).
+
+Cost per event: the next event comes from the running jobs' heap (O(log r)) or the
+next submission (O(1)); finishes and submissions cost O(log n) each; sessions as stated
+in :mod:`.selection`. Memory is O(n + m) (the per-site split is stored only for
+co-allocated jobs), so 10^5 jobs on 300 clusters need a few MB, not a jobs x clusters
+matrix.
 """
 
 from __future__ import annotations
@@ -13,238 +20,114 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
-from .allocation import ALLOCATIONS, COALLOCATIONS, coallocate, pick
+from .allocation import ALLOCATIONS, COALLOCATIONS, RANDOM_FIT
+from .events import next_time, process_events
 from .metrics import compute_metrics
-from .profile import build_profile, earliest_start, reserve
-from .system import Cluster, cluster_arrays
+from .profile import init_pool
+from .rates import no_rate_change
+from .selection import session
+from .state import (
+    COAL,
+    COALLOCATED,
+    CONSERVATIVE,
+    DEBUG,
+    EASY,
+    EVENTS,
+    LARGEST,
+    N_CFG,
+    N_SPLIT,
+    NOT_STARTED,
+    Q_AREA,
+    REBUILD,
+    RLEN,
+    SELECTIONS,
+    SESSIONS,
+    SMALLEST,
+    State,
+    new_state,
+)
+from .system import cluster_arrays
 
-__all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate"]
+__all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "run"]
 
-SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy")
-FCFS, FIRST_AVAILABLE, SMALLEST, LARGEST, CONSERVATIVE, EASY = range(6)
-NO_PLACE = -2
-COALLOCATED = -1
+NO_PLACE = NOT_STARTED  # kept for callers of the first engine
+DONE, PAUSED, NEED_ROOM = 0, 1, 2
 
 
 @dataclass
 class Result:
-    """Per-job schedule (input order) and the run's metrics."""
+    """Per-job schedule (input order) and the run's metrics.
+
+    ``allocation`` is a sparse (jobs x clusters) matrix of processors per site
+    (``scipy.sparse.csr_array``; ``.toarray()`` for a dense copy): one entry per job on
+    a single site, one per site for a co-allocated job."""
 
     jobs: pd.DataFrame
     metrics: dict
-    clusters: list[Cluster]
-    allocation: np.ndarray = field(repr=False)  # processors per (job, cluster)
+    clusters: list
+    allocation: sp.csr_array = field(repr=False)
+    counters: dict = field(default_factory=dict)
 
 
 @numba.njit(cache=True)
-def _enqueue(q, qlen, j, procs, sel):
-    """Insert job ``j`` keeping the queue order of selection ``sel``."""
-    pos = qlen
-    if sel == SMALLEST or sel == LARGEST:
-        pos = 0
-        while pos < qlen:
-            other = procs[q[pos]]
-            before = other <= procs[j] if sel == SMALLEST else other >= procs[j]
-            if not before:
-                break
-            pos += 1
-        for k in range(qlen, pos, -1):
-            q[k] = q[k - 1]
-    q[pos] = j
-    return qlen + 1
-
-
-@numba.njit(cache=True)
-def _start(j, c, t, runtime, procs, speed, free, start, end, clus, run, rlen, alloc_row):
-    """Start job ``j`` on cluster ``c`` at ``t`` (``c = -1``: sites in ``alloc_row``)."""
-    start[j] = t
-    clus[j] = c
-    if c >= 0:
-        free[c] -= procs[j]
-        alloc_row[c] = procs[j]
-        end[j] = t + runtime[j] / speed[c]
-    run[rlen] = j
-    return rlen + 1
-
-
-@numba.njit(cache=True)
-def _try_place(j, t, alloc, coal, slowdown, arrays, rlen, u_ptr, allowed):
-    """Place job ``j`` now if it fits: single site by the policy, else co-allocated.
-    ``arrays`` = (runtime, procs, speed, free, start, end, clus, run, allocation,
-    uniforms). Returns (placed, rlen, u_ptr)."""
-    runtime, procs, speed, free, start, end, clus, run, allocation, uniforms = arrays
-    p = procs[j]
-    u = uniforms[u_ptr] if u_ptr < uniforms.size else 0.0
-    c = pick(alloc, free, speed, p, allowed, u)
-    if c >= 0:
-        if alloc == 4:  # random fit consumed a uniform
-            u_ptr += 1
-        rlen = _start(j, c, t, runtime, procs, speed, free, start, end, clus, run, rlen,
-                      allocation[j])  # fmt: skip
-        return True, rlen, u_ptr
-    if coal > 0 and free.sum() >= p:
-        slowest = coallocate(coal, free, speed, p, allocation[j])
-        rlen = _start(j, COALLOCATED, t, runtime, procs, speed, free, start, end, clus, run,
-                      rlen, allocation[j])  # fmt: skip
-        end[j] = t + runtime[j] * slowdown / slowest
-        return True, rlen, u_ptr
-    return False, rlen, u_ptr
-
-
-@numba.njit(cache=True)
-def _running_profiles(t, cap, speed, run, rlen, start, estimate, procs, clus, width):
-    """Free-processor profiles per cluster from the running jobs' predicted ends."""
-    n_cl = cap.size
-    times = np.empty((n_cl, width))
-    frees = np.empty((n_cl, width), np.int64)
-    sizes = np.zeros(n_cl, np.int64)
-    for c in range(n_cl):
-        sizes[c] = build_profile(
-            c, t, cap[c], speed[c], run, rlen, start, estimate, procs, clus, times[c], frees[c]
-        )
-    return times, frees, sizes
-
-
-@numba.njit(cache=True)
-def _earliest_over_clusters(j, t, cap, speed, procs, estimate, times, frees, sizes, starts):
-    best = np.inf
-    for c in range(cap.size):
-        starts[c] = np.inf
-        if cap[c] >= procs[j]:
-            starts[c] = earliest_start(
-                times[c], frees[c], sizes[c], procs[j], estimate[j] / speed[c]
-            )
-            best = min(best, starts[c])
-    return best
-
-
-@numba.njit(cache=True)
-def _run(
-    submit, runtime, procs, estimate, order, cap, speed, sel, alloc, coal, slowdown, uniforms, debug
-):
-    n = submit.size
-    n_cl = cap.size
-    start = np.full(n, np.nan)
-    end = np.full(n, np.nan)
-    clus = np.full(n, NO_PLACE, np.int64)
-    allocation = np.zeros((n, n_cl), np.int64)
-    free = cap.copy()
-    q = np.empty(n, np.int64)
-    qlen = 0
-    run = np.empty(n, np.int64)
-    rlen = 0
-    nxt = 0
-    u_ptr = 0
-    q_area = 0.0
-    last_t = submit[order[0]]
-    everywhere = np.ones(n_cl, np.bool_)
-    allowed = np.ones(n_cl, np.bool_)
-    starts = np.empty(n_cl)
-    last_fcfs_start = -np.inf
-    arrays = (runtime, procs, speed, free, start, end, clus, run, allocation, uniforms)
-    while nxt < n or rlen > 0:
-        t = submit[order[nxt]] if nxt < n else np.inf
-        for k in range(rlen):
-            t = min(t, end[run[k]])
-        q_area += qlen * (t - last_t)
-        last_t = t
-        k = 0
-        while k < rlen:  # finishes first
-            j = run[k]
-            if end[j] <= t:
-                for c in range(n_cl):
-                    free[c] += allocation[j, c]
-                rlen -= 1
-                run[k] = run[rlen]
-            else:
-                k += 1
-        while nxt < n and submit[order[nxt]] == t:  # then submissions, in input order
-            qlen = _enqueue(q, qlen, order[nxt], procs, sel)
-            nxt += 1
-        if qlen == 0:
-            continue
-        started = np.zeros(qlen, np.bool_)
-        if sel == CONSERVATIVE:
-            width = 2 * (rlen + qlen) + 2
-            times, frees, sizes = _running_profiles(
-                t, cap, speed, run, rlen, start, estimate, procs, clus, width
-            )
-            for i in range(qlen):
-                j = q[i]
-                best = _earliest_over_clusters(
-                    j, t, cap, speed, procs, estimate, times, frees, sizes, starts
-                )
-                placed = False
-                if best == t:
-                    for c in range(n_cl):
-                        allowed[c] = starts[c] == t
-                    placed, rlen, u_ptr = _try_place(
-                        j, t, alloc, 0, slowdown, arrays, rlen, u_ptr, allowed
-                    )
-                c = clus[j] if placed else np.argmin(starts)
-                sizes[c] = reserve(
-                    times[c], frees[c], sizes[c], best, estimate[j] / speed[c], procs[j]
-                )
-                started[i] = placed
+def _check(state):
+    """Debug invariants after a session: free processors within [0, capacity] and equal
+    to capacity minus what the running jobs hold."""
+    m = state.cap.size
+    held = np.zeros(m, np.int64)
+    for k in range(state.ctr[RLEN]):
+        j = state.heap[k]
+        c = state.clus[j]
+        if c >= 0:
+            held[c] += state.procs[j]
         else:
-            i = 0
-            while i < qlen:
-                if free.max() == 0:
-                    break
-                j = q[i]
-                placed, rlen, u_ptr = _try_place(
-                    j, t, alloc, coal, slowdown, arrays, rlen, u_ptr, everywhere
-                )
-                started[i] = placed
-                if not placed and (sel == FCFS or sel == EASY):
-                    break
-                i += 1
-            if sel == EASY and i < qlen:
-                width = 2 * rlen + 2
-                times, frees, sizes = _running_profiles(
-                    t, cap, speed, run, rlen, start, estimate, procs, clus, width
-                )
-                h = q[i]
-                shadow = _earliest_over_clusters(
-                    h, t, cap, speed, procs, estimate, times, frees, sizes, starts
-                )
-                ch = np.argmin(starts)
-                extra = -procs[h]
-                for m in range(sizes[ch]):
-                    if times[ch, m] <= shadow:
-                        extra = frees[ch, m] - procs[h]
-                for k in range(i + 1, qlen):
-                    j = q[k]
-                    ends_early = t + estimate[j] / speed[ch] <= shadow
-                    for c in range(n_cl):
-                        allowed[c] = c != ch or ends_early or procs[j] <= extra
-                    placed, rlen, u_ptr = _try_place(
-                        j, t, alloc, 0, slowdown, arrays, rlen, u_ptr, allowed
-                    )
-                    started[k] = placed
-                    if placed and clus[j] == ch and not ends_early:
-                        extra -= procs[j]
-        kept = 0
-        for i in range(qlen):
-            if started[i]:
-                j = q[i]
-                if debug:
-                    if start[j] < submit[j]:
-                        raise AssertionError("a job started before its submit time")
-                    if sel == FCFS:
-                        if start[j] < last_fcfs_start:
-                            raise AssertionError("FCFS order violated")
-                        last_fcfs_start = start[j]
-            else:
-                q[kept] = q[i]
-                kept += 1
-        qlen = kept
-        if debug:
-            for c in range(n_cl):
-                if free[c] < 0 or free[c] > cap[c]:
-                    raise AssertionError("free processors out of [0, capacity]")
-    return start, end, clus, allocation, q_area
+            off = state.split_off[j]
+            for i in range(off, off + state.split_len[j]):
+                held[state.split_site[i]] += state.split_procs[i]
+    for c in range(m):
+        if state.free[c] < 0 or state.free[c] > state.cap[c]:
+            raise AssertionError("free processors out of [0, capacity]")
+        if state.free[c] + held[c] != state.cap[c]:
+            raise AssertionError("free + held processors != capacity")
+
+
+@numba.njit(cache=True)
+def run(state, hook, params, until):
+    """Process events and sessions until none is left (DONE), the next event is after
+    ``until`` (PAUSED) or the co-allocation split buffer may overflow (NEED_ROOM: grow
+    it with :func:`grow_split` and call again; the state is between two events)."""
+    room = state.cap.sum()
+    while True:
+        if state.cfg[COAL] > 0 and state.split_site.size - state.ctr[N_SPLIT] < room:
+            return NEED_ROOM
+        t = next_time(state)
+        if t == np.inf:
+            return DONE
+        if t > until:
+            return PAUSED
+        stamp, _ = process_events(state, hook, params)
+        session(state, stamp, hook, params)
+        if state.cfg[DEBUG]:
+            _check(state)
+
+
+def grow_split(state: State) -> State:
+    """The same state with twice the room for co-allocation splits."""
+    size = 2 * state.split_site.size
+    site = np.resize(state.split_site, size)
+    procs = np.resize(state.split_procs, size)
+    return state._replace(split_site=site, split_procs=procs)
+
+
+def run_to_end(state: State, hook=no_rate_change, params=None) -> State:
+    """Run ``state`` until no event is left (growing the split buffer when needed);
+    return the (possibly re-allocated) state."""
+    params = np.empty(0) if params is None else params
+    while run(state, hook, params, np.inf) == NEED_ROOM:
+        state = grow_split(state)
+    return state
 
 
 def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -258,7 +141,10 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
     out = {}
     for name in ("submit", "runtime", "procs", "estimate"):
         column = jobs["runtime"] if name == "estimate" and name not in jobs else jobs[name]
-        values = column.to_numpy(dtype=float)
+        try:
+            values = column.to_numpy(dtype=float)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"jobs column {name!r} is not numeric: {err}") from None
         bad = ~np.isfinite(values) | (values < (1 if name == "procs" else 0))
         if bad.any():
             i = int(np.argmax(bad))
@@ -268,7 +154,9 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
             )
         out[name] = values
     if np.any(out["procs"] != np.round(out["procs"])):
-        raise ValueError("procs must be whole numbers")
+        i = int(np.argmax(out["procs"] != np.round(out["procs"])))
+        raise ValueError(f"job {jobs.index[i]!r}: procs = {out['procs'][i]!r} "
+                         "(must be a whole number)")  # fmt: skip
     out["procs"] = out["procs"].astype(np.int64)
     return out
 
@@ -279,9 +167,68 @@ def _code(name, options, what) -> int:
     return options.index(name)
 
 
+def queue_ranks(submit: np.ndarray, procs: np.ndarray, sel: int) -> np.ndarray:
+    """Each job's rank in the queue order of selection ``sel``: arrival order (stable by
+    submit time), or (procs, arrival) / (-procs, arrival) for smallest / largest first."""
+    arrival = np.empty(submit.size, np.int64)
+    arrival[np.argsort(submit, kind="stable")] = np.arange(submit.size)
+    if sel == SMALLEST:
+        order = np.lexsort((arrival, procs))
+    elif sel == LARGEST:
+        order = np.lexsort((arrival, -procs))
+    else:
+        return arrival
+    rank = np.empty(submit.size, np.int64)
+    rank[order] = np.arange(submit.size)
+    return rank
+
+
+def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc: int,
+                coal: int, slowdown: float, seed: int, debug: bool) -> State:  # fmt: skip
+    """A fresh engine state for validated job arrays (``data``: submit, runtime, procs,
+    estimate)."""
+    n = data["submit"].size
+    cfg = np.zeros(N_CFG, np.int64)
+    cfg[:] = (sel, alloc, coal, int(debug))
+    uniforms = np.random.default_rng(seed).random(n) if alloc == RANDOM_FIT else np.empty(0)
+    state = new_state(data["submit"], data["runtime"], data["procs"], data["estimate"], cap,
+                      speed, queue_ranks(data["submit"], data["procs"], sel), cfg, slowdown,
+                      uniforms, conservative=sel == CONSERVATIVE)  # fmt: skip
+    if sel == CONSERVATIVE:
+        init_pool(state)
+        state.ctr[REBUILD] = 1
+    if coal:
+        room = n + int(cap.sum()) + cap.size
+        state = state._replace(split_site=np.empty(room, np.int64),
+                               split_procs=np.empty(room, np.int64))  # fmt: skip
+    return state
+
+
+def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
+    """Processors per (input job, cluster) as a CSR matrix."""
+    clus = state.clus
+    single = clus >= 0
+    co = np.flatnonzero(clus == COALLOCATED)
+    rows = [np.flatnonzero(single)]
+    cols = [clus[single]]
+    vals = [state.procs[single]]
+    if co.size:
+        lens = state.split_len[co]
+        idx = np.concatenate(
+            [np.arange(o, o + k) for o, k in zip(state.split_off[co], lens, strict=True)]
+        )
+        rows.append(np.repeat(co, lens))
+        cols.append(state.split_site[idx])
+        vals.append(state.split_procs[idx])
+    kept_rows = np.flatnonzero(keep)
+    r = kept_rows[np.concatenate(rows)]
+    return sp.csr_array((np.concatenate(vals), (r, np.concatenate(cols))),
+                        shape=(keep.size, m), dtype=np.int64)  # fmt: skip
+
+
 def simulate(
     jobs: pd.DataFrame,
-    clusters: list[Cluster],
+    clusters: list,
     selection: str = "fcfs",
     allocation: str = "first_fit",
     *,
@@ -289,6 +236,7 @@ def simulate(
     slowdown: float = 1.0,
     seed: int = 0,
     drop_too_wide: bool = False,
+    rate_model=None,
     debug: bool = False,
 ) -> Result:
     """Simulate rigid jobs on clusters (semantics in the package docstring).
@@ -299,15 +247,23 @@ def simulate(
     job that fits no single cluster run across sites, ``slowdown`` times slower (Huang
     2006). A job wider than every cluster (than all of them together, with co-allocation)
     is an error, or with ``drop_too_wide=True`` is left out and counted in
-    ``metrics["dropped"]``. ``debug=True`` asserts the engine's invariants as it runs.
+    ``metrics["dropped"]``; when every job is left out the result is empty (no rows
+    scheduled, metrics NaN). ``rate_model=(hook, params)`` plugs in a model of running
+    jobs' progress rates (see :mod:`hpcmodels.multicluster.rates`). ``debug=True``
+    asserts the engine's invariants as it runs.
     """
     sel = _code(selection, SELECTIONS, "selection")
     alloc = _code(allocation, ALLOCATIONS, "allocation")
     coal = _code(coallocation, COALLOCATIONS, "coallocation")
     if coal and sel in (CONSERVATIVE, EASY):
         raise ValueError(f"co-allocation is not combined with backfilling ({selection!r})")
+    try:
+        slowdown = float(slowdown)
+    except (TypeError, ValueError):
+        raise ValueError(f"slowdown ratio must be a number >= 1, got {slowdown!r}") from None
     if not np.isfinite(slowdown) or slowdown < 1:
         raise ValueError(f"slowdown ratio must be >= 1, got {slowdown!r}")
+    hook, params = (no_rate_change, np.empty(0)) if rate_model is None else rate_model
     cap, speed = cluster_arrays(clusters)
     data = _as_jobs(jobs)
     limit = cap.sum() if coal else cap.max()
@@ -320,31 +276,29 @@ def simulate(
                          "pass drop_too_wide=True to leave them out")  # fmt: skip
     keep = ~too_wide
     kept = {k: v[keep] for k, v in data.items()}
-    order = np.argsort(kept["submit"], kind="stable")
-    uniforms = np.random.default_rng(seed).random(int(keep.sum())) if alloc == 4 else np.empty(0)
-    start, end, clus, alloc_matrix, q_area = _run(
-        kept["submit"],
-        kept["runtime"],
-        kept["procs"],
-        kept["estimate"],
-        order,
-        cap,
-        speed,
-        sel,
-        alloc,
-        coal,
-        float(slowdown),
-        uniforms,
-        debug,
-    )
     out = jobs.copy()
-    for name, values, fill in (("start", start, np.nan), ("end", end, np.nan),
-                               ("cluster", clus, NO_PLACE)):  # fmt: skip
-        column = np.full(len(jobs), fill, dtype=values.dtype)
-        column[keep] = values
-        out[name] = column
-    full_alloc = np.zeros((len(jobs), cap.size), np.int64)
-    full_alloc[keep] = alloc_matrix
-    metrics = compute_metrics(kept, start, end, cap, q_area)
+    out["start"] = np.nan
+    out["end"] = np.nan
+    out["cluster"] = np.full(len(jobs), NOT_STARTED, np.int64)
+    if not keep.any():
+        metrics = {key: float("nan") for key in _metric_names()}
+        metrics.update(jobs=0, dropped=int(too_wide.sum()))
+        empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
+        return Result(out, metrics, list(clusters), empty)
+    state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug)
+    state = run_to_end(state, hook, params)
+    out.loc[keep, "start"] = state.start
+    out.loc[keep, "end"] = state.end
+    column = out["cluster"].to_numpy().copy()
+    column[keep] = state.clus
+    out["cluster"] = column
+    metrics = compute_metrics(kept, state.start, state.end, cap, state.fctr[Q_AREA])
     metrics["dropped"] = int(too_wide.sum())
-    return Result(out, metrics, list(clusters), full_alloc)
+    counters = {"events": int(state.ctr[EVENTS]), "sessions": int(state.ctr[SESSIONS])}
+    return Result(out, metrics, list(clusters), _sparse_allocation(state, keep, cap.size),
+                  counters)  # fmt: skip
+
+
+def _metric_names() -> list[str]:
+    probe = {"submit": np.zeros(1), "procs": np.ones(1)}
+    return list(compute_metrics(probe, np.zeros(1), np.ones(1), np.ones(1), 0.0))

@@ -1,9 +1,19 @@
 """Free-processor profiles over time for backfilling (numba kernels).
 
-A profile of one cluster is a step function: ``frees[k]`` processors are free on
-``[times[k], times[k+1])``, the last step lasting forever. It starts from the running
-jobs' predicted ends, ``max(start + estimate / speed, now)``, and reservations are cut
-into it (Mu'alem & Feitelson 2001, conservative backfilling).
+A profile of one cluster is a step function: ``free`` processors on ``[time_k,
+time_k+1)``, the last step lasting forever (Mu'alem & Feitelson 2001). It is made by
+the running jobs' predicted ends (:func:`.rates.predicted_end`, never before now) and,
+for conservative backfilling, the waiting jobs' reservations.
+
+* EASY builds a throw-away profile of the running jobs at each session
+  (:func:`running_profiles`, arrays, O(r log r)).
+* Conservative keeps one profile per cluster for the whole run, as a linked list in a
+  node pool inside the engine state (``p_time``, ``p_free``, ``p_next``, ``p_head``):
+  reservations are cut in and taken out where they change, steps that fall behind
+  the clock are dropped (:func:`list_advance`), equal neighbours are merged, and the
+  list is rebuilt from the running jobs only when a predicted end moved
+  (:func:`list_rebuild`). Searching for the earliest start skips, after a failing step,
+  every start that would contain it, so it costs O(steps) rather than O(steps x window).
 """
 
 from __future__ import annotations
@@ -11,55 +21,32 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["build_profile", "earliest_start", "reserve"]
+from .rates import predicted_end, tolerance
+from .state import P_FREE, RLEN
+
+__all__ = ["earliest_start", "reserve", "running_profiles", "init_pool", "list_rebuild",
+           "list_from_arrays", "list_advance", "list_add", "list_add_at", "list_earliest"]  # fmt: skip
 
 
-@numba.njit(cache=True)
-def build_profile(c, t, cap, speed, run, rlen, start, estimate, procs, clus, times, frees):
-    """Fill ``times``/``frees`` for cluster ``c`` at time ``t``; return the step count."""
-    ends = np.empty(rlen)
-    widths = np.empty(rlen, np.int64)
-    m = 0
-    busy = 0
-    for k in range(rlen):
-        j = run[k]
-        if clus[j] == c:
-            ends[m] = max(start[j] + estimate[j] / speed, t)
-            widths[m] = procs[j]
-            if ends[m] > t:
-                busy += procs[j]
-            m += 1
-    order = np.argsort(ends[:m], kind="mergesort")
-    times[0] = t
-    frees[0] = cap - busy
-    size = 1
-    for i in order:
-        if ends[i] <= t:
-            continue
-        if ends[i] > times[size - 1]:
-            times[size] = ends[i]
-            frees[size] = frees[size - 1]
-            size += 1
-        frees[size - 1] += widths[i]
-    return size
-
-
+# ------------------------------------------------------------------ array profiles (EASY)
 @numba.njit(cache=True)
 def earliest_start(times, frees, size, p, d):
-    """Earliest step start at which ``p`` processors stay free for ``d`` seconds."""
-    for k in range(size):
+    """Earliest step start at which ``p`` processors stay free for ``d`` seconds (a
+    zero ``d`` needs them at that instant only); inf if never."""
+    k = 0
+    while k < size:
         if frees[k] < p:
+            k += 1
             continue
         s = times[k]
-        ok = True
         m = k + 1
         while m < size and times[m] < s + d:
             if frees[m] < p:
-                ok = False
                 break
             m += 1
-        if ok:
+        else:
             return s
+        k = m  # every start up to the failing step contains it: skip them
     return np.inf
 
 
@@ -89,3 +76,216 @@ def reserve(times, frees, size, s, d, p):
     for m in range(first, last):
         frees[m] -= p
     return size
+
+
+@numba.njit(cache=True)
+def running_profiles(state, t, room=0):
+    """Per-cluster profiles of the running single-site jobs at ``t``: (times, frees,
+    sizes) with row ``c`` for cluster ``c`` and room for ``room`` more steps per row."""
+    cap = state.cap
+    m = cap.size
+    rlen = state.ctr[RLEN]
+    ends = np.empty(rlen)
+    cl = np.empty(rlen, np.int64)
+    width = np.empty(rlen, np.int64)
+    count = np.zeros(m + 1, np.int64)
+    for k in range(rlen):
+        j = state.heap[k]
+        cl[k] = state.clus[j]
+        ends[k] = predicted_end(state, j, t)
+        width[k] = state.procs[j]
+        if cl[k] >= 0:
+            count[cl[k] + 1] += 1
+    by_end = np.argsort(ends, kind="mergesort")
+    widest = 2
+    for c in range(m):
+        widest = max(widest, count[c + 1] + 1)
+        count[c + 1] += count[c]
+    bucket = np.empty(max(rlen, 1), np.int64)  # running jobs by cluster, each by end
+    fill = count[:m].copy()
+    for k in by_end:
+        if cl[k] >= 0:
+            bucket[fill[cl[k]]] = k
+            fill[cl[k]] += 1
+    times = np.empty((m, widest + room))
+    frees = np.empty((m, widest + room), np.int64)
+    sizes = np.ones(m, np.int64)
+    for c in range(m):
+        busy = 0
+        for i in range(count[c], count[c + 1]):
+            if ends[bucket[i]] > t:
+                busy += width[bucket[i]]
+        times[c, 0] = t
+        frees[c, 0] = cap[c] - busy
+        size = 1
+        for i in range(count[c], count[c + 1]):
+            k = bucket[i]
+            if ends[k] <= t:
+                continue
+            if ends[k] > times[c, size - 1]:
+                times[c, size] = ends[k]
+                frees[c, size] = frees[c, size - 1]
+                size += 1
+            frees[c, size - 1] += width[k]
+        sizes[c] = size
+    return times, frees, sizes
+
+
+# ------------------------------------------------------ linked-list profiles (conservative)
+@numba.njit(cache=True)
+def _node(state, time, free, nxt):
+    k = state.ctr[P_FREE]
+    if k < 0:
+        raise RuntimeError("profile node pool exhausted")
+    state.ctr[P_FREE] = state.p_next[k]
+    state.p_time[k] = time
+    state.p_free[k] = free
+    state.p_next[k] = nxt
+    return k
+
+
+@numba.njit(cache=True)
+def _release(state, k):
+    state.p_next[k] = state.ctr[P_FREE]
+    state.ctr[P_FREE] = k
+
+
+@numba.njit(cache=True)
+def init_pool(state):
+    """Chain every pool node into the free list (a new state's pool)."""
+    n = state.p_next.size
+    for k in range(n - 1):
+        state.p_next[k] = k + 1
+    state.p_next[n - 1] = -1
+    state.ctr[P_FREE] = 0
+
+
+@numba.njit(cache=True)
+def list_rebuild(state, t):
+    """Every cluster's profile from the running single-site jobs' predicted ends at ``t``
+    (reservations are left out: the caller re-reserves the waiting jobs)."""
+    times, frees, sizes = running_profiles(state, t)
+    list_from_arrays(state, times, frees, sizes)
+
+
+@numba.njit(cache=True)
+def list_from_arrays(state, times, frees, sizes):
+    """Every cluster's linked-list profile := the array profile of row ``c``."""
+    init_pool(state)  # every node is free again, handed out in index order (locality)
+    for c in range(state.cap.size):
+        last = -1
+        for i in range(sizes[c] - 1, -1, -1):
+            last = _node(state, times[c, i], frees[c, i], last)
+        state.p_head[c] = last
+
+
+@numba.njit(cache=True)
+def list_advance(state, c, t):
+    """Move cluster ``c``'s profile to start at ``t``: steps starting by ``t`` (within the
+    time tolerance) are dropped, the head step taking the latest one's free count."""
+    head = state.p_head[c]
+    limit = t + tolerance(t)
+    nxt = state.p_next[head]
+    while nxt >= 0 and state.p_time[nxt] <= limit:
+        state.p_free[head] = state.p_free[nxt]
+        state.p_next[head] = state.p_next[nxt]
+        _release(state, nxt)
+        nxt = state.p_next[head]
+    state.p_time[head] = t
+
+
+@numba.njit(cache=True)
+def _split_at(state, prev, x):
+    """Make ``x`` a step boundary after node ``prev`` (whose step contains ``x``); return
+    the node starting at ``x``."""
+    if state.p_time[prev] == x:
+        return prev
+    k = _node(state, x, state.p_free[prev], state.p_next[prev])
+    state.p_next[prev] = k
+    return k
+
+
+@numba.njit(cache=True)
+def _find(state, c, x):
+    """(node whose step contains ``x``, its predecessor or -1)."""
+    prev = -1
+    k = state.p_head[c]
+    while state.p_next[k] >= 0 and state.p_time[state.p_next[k]] <= x:
+        prev = k
+        k = state.p_next[k]
+    return k, prev
+
+
+@numba.njit(cache=True)
+def _merge_after(state, k):
+    """Drop the node after ``k`` if it has the same free count."""
+    nxt = state.p_next[k]
+    if nxt >= 0 and state.p_free[nxt] == state.p_free[k]:
+        state.p_next[k] = state.p_next[nxt]
+        _release(state, nxt)
+
+
+@numba.njit(cache=True)
+def list_add(state, c, s, e, delta):
+    """Add ``delta`` processors to cluster ``c``'s profile over ``[s, e)``, clipped to
+    start at the head's time (nothing when the interval is empty)."""
+    s = max(s, state.p_time[state.p_head[c]])
+    if e > s:
+        k, prev = _find(state, c, s)
+        list_add_at(state, k, prev, s, e, delta, True)
+
+
+@numba.njit(cache=True)
+def list_add_at(state, k, prev, s, e, delta, merge=True):
+    """:func:`list_add` from node ``k``, whose step contains ``s`` (``prev``: the node
+    before it, or -1), so that no search from the head is needed. ``merge=False`` keeps
+    every node (no node is released), so that node indices held by a caller stay
+    valid."""
+    first = _split_at(state, k, s)
+    if first != k:
+        prev = k
+    m = first
+    last = first
+    while m >= 0 and state.p_time[m] < e:
+        nxt = state.p_next[m]
+        if nxt < 0 or state.p_time[nxt] > e:
+            if e < np.inf:
+                _split_at(state, m, e)
+        state.p_free[m] += delta
+        last = m
+        m = state.p_next[m]
+    if merge:
+        _merge_after(state, last)
+        if prev >= 0:
+            _merge_after(state, prev)
+
+
+@numba.njit(cache=True)
+def list_earliest(state, k, prev, p, d):
+    """Earliest step start, searching from node ``k`` (``prev``: the node before it or
+    -1; ``k = p_head[c]`` searches all of cluster ``c``), at which ``p`` processors stay
+    free for ``d`` seconds (a zero ``d``: at that instant). Returns (time, its node, the
+    node before it, the first node with at least ``p`` free, the node before that);
+    the time is inf and the nodes -1 if there is none."""
+    first, first_prev = -1, -1
+    while k >= 0:
+        if state.p_free[k] < p:
+            prev = k
+            k = state.p_next[k]
+            continue
+        if first < 0:
+            first, first_prev = k, prev
+        s = state.p_time[k]
+        before = prev
+        m = state.p_next[k]
+        ok = True
+        while m >= 0 and state.p_time[m] < s + d:
+            if state.p_free[m] < p:
+                ok = False
+                break
+            prev = m
+            m = state.p_next[m]
+        if ok:
+            return s, k, before, first, first_prev
+        k = m
+    return np.inf, -1, -1, first, first_prev

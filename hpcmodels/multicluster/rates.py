@@ -1,0 +1,90 @@
+"""Progress rates of running jobs, predicted ends and the time-tie rule (numba kernels).
+
+A running job progresses at ``rate`` seconds of work per second: by default its
+cluster's speed (the slowest site's speed when co-allocated, its work then being
+``runtime x slowdown``). A *rate model* may change the rates of running jobs whenever
+the running set changes: the engine calls ``hook(state, t, params)`` after every batch of
+finishes and after every start (Jones 2005's bandwidth model plugs in here). The hook
+calls :func:`set_rate` for each job whose rate changes; the job's remaining work is
+advanced to ``t`` at its old rate (``rem -= rate x (t - anchor)``) and its end becomes
+``t + rem / rate``, earlier or later. :func:`no_rate_change` is the default hook.
+
+Time ties: two event times ``x <= y`` are one time stamp when
+``y - x <= TIME_RTOL x max(|x|, 1)`` (:func:`same_time`); this absorbs floating-point
+rounding such as ``76 + 50/1.5`` against ``137/1.5 + 27/1.5``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .heap import heap_update
+from .state import REBUILD, RLEN
+
+__all__ = ["TIME_RTOL", "tolerance", "same_time", "predicted_end", "set_rate",
+           "no_rate_change", "base_rate"]  # fmt: skip
+
+TIME_RTOL = 1e-9
+"""Relative tolerance (absolute below 1 s) within which event times are one time stamp."""
+
+
+@numba.njit(cache=True)
+def tolerance(t):
+    """Width of the time stamp at ``t``: ``TIME_RTOL x max(|t|, 1)``."""
+    return TIME_RTOL * max(abs(t), 1.0)
+
+
+@numba.njit(cache=True)
+def same_time(x, t):
+    """``x`` belongs to the time stamp ``t`` (``|x - t|`` within the tolerance)."""
+    return abs(x - t) <= tolerance(min(x, t))
+
+
+@numba.njit(cache=True)
+def predicted_end(state, j, t):
+    """Running job ``j``'s end by its estimate, as seen at ``t``: ``anchor + rem_est /
+    rate``, never before ``t`` (an estimate that has run out counts until ``t`` only;
+    within the time tolerance of ``t`` counts as ``t``)."""
+    e = state.pend[j]
+    return t if e <= t + tolerance(t) else e
+
+
+@numba.njit(cache=True)
+def base_rate(state, j):
+    """Rate of running job ``j`` without any rate model: its cluster's speed, or the
+    slowest of its sites' speeds when co-allocated."""
+    c = state.clus[j]
+    if c >= 0:
+        return state.speed[c]
+    slowest = np.inf
+    off = state.split_off[j]
+    for k in range(off, off + state.split_len[j]):
+        slowest = min(slowest, state.speed[state.split_site[k]])
+    return slowest
+
+
+@numba.njit(cache=True)
+def set_rate(state, j, t, rate):
+    """Running job ``j`` progresses at ``rate`` from ``t`` on (``rate > 0``): advance its
+    remaining work to ``t`` and move its end and predicted end."""
+    old = state.rate[j]
+    if rate == old:
+        return
+    if not rate > 0:
+        raise ValueError("a running job's rate must be > 0")
+    done = old * (t - state.anchor[j])
+    state.rem[j] = max(state.rem[j] - done, 0.0)
+    state.rem_est[j] = max(state.rem_est[j] - done, 0.0)
+    state.anchor[j] = t
+    state.rate[j] = rate
+    state.end[j] = t + state.rem[j] / rate
+    state.pend[j] = t + state.rem_est[j] / rate
+    heap_update(state.heap, state.hpos, state.end, state.ctr[RLEN], j)
+    state.ctr[REBUILD] = 1  # backfilling profiles read predicted ends
+
+
+@numba.njit(cache=True)
+def no_rate_change(state, t, params):
+    """The default rate model: every job keeps its cluster's speed."""
+    return None

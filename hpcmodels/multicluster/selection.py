@@ -1,0 +1,319 @@
+"""Scheduling sessions, one per job-selection policy (numba kernels; rules: package docs).
+
+A session at time ``t`` starts waiting jobs through :func:`.allocation.place` and
+:func:`.events.start_job`, calling the rate hook after every start. The waiting queue
+is a min segment tree over each job's rank in the policy's queue order (arrival order;
+(procs, arrival) for smallest first; (-procs, arrival) for largest first), so a session
+asks "the next waiting job at or after this rank that can start" in O(log n) and never
+walks past jobs that cannot (a job fits a single cluster iff its width is at most the
+largest free count, any placement with co-allocation iff at most the total free count).
+
+Cost per session (n jobs, q waiting, r running, m clusters, s jobs started):
+* ``fcfs``, ``first_available``, ``smallest_first``, ``largest_first``: O((s + 1)(log n
+  + m)), whatever the queue length.
+* ``easy``: that, plus the head's shadow from a profile of the running jobs
+  (O(r log r + m)) and a backfilling pass that descends the queue tree for jobs that fit
+  either anywhere or, on the head's cluster, by ending before the shadow (widths and
+  estimates are two trees over the same ranks); only jobs that pass that test are visited.
+* ``conservative``: reservations are kept from session to session in a per-cluster
+  profile (:mod:`.profile`) and recomputed, in queue order, only from the first job whose
+  reservation can have changed: a new arrival (its own reservation only), a reservation
+  that has fallen behind the clock, a start on another cluster than reserved, or a job
+  that starts now on several clusters (the tie between clusters must be recomputed).
+  When a running job ends before its predicted end, or a rate model moves a predicted
+  end, the profile is rebuilt and every reservation recomputed: O(q x steps). On one
+  cluster with estimates that hold (or over-run), a session costs O((a + s) x steps +
+  log n) for ``a`` arrivals. Recomputing only from the first changed job gives the same
+  reservations as recomputing all of them at every event (the package docstring's
+  rule): with the profile unchanged from ``t`` on, every earlier reservation is again the
+  earliest fitting time (the same steps fail in the same way), which the oracle tests
+  check schedule by schedule.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .allocation import NO_PLACE, place
+from .events import start_job
+from .profile import (
+    earliest_start,
+    list_add,
+    list_add_at,
+    list_advance,
+    list_earliest,
+    list_from_arrays,
+    list_rebuild,
+    reserve,
+    running_profiles,
+)
+from .rates import tolerance
+from .segtree import seg_first_le, seg_first_le2, seg_set
+from .state import COAL, CONSERVATIVE, DIRTY, EASY, FCFS, QLEN, REBUILD, RLEN, SEL, SESSIONS
+
+__all__ = ["session"]
+
+ANY = 1e300  # a width bound every waiting job meets
+
+
+@numba.njit(cache=True)
+def _head(state):
+    """Rank of the first waiting job in queue order (-1 if none)."""
+    return seg_first_le(state.wtree, 0, ANY)
+
+
+@numba.njit(cache=True)
+def _start_from_head(state, t, hook, params, everywhere):
+    """Start head jobs while they have a placement; return the blocked head's rank
+    (-1 when the queue empties)."""
+    while True:
+        r = _head(state)
+        if r < 0:
+            return -1
+        j = state.at_rank[r]
+        c = place(state, j, t, everywhere)
+        if c == NO_PLACE:
+            return r
+        start_job(state, j, c, t)
+        hook(state, t, params)
+
+
+@numba.njit(cache=True)
+def _one_pass(state, t, hook, params, everywhere):
+    """first_available / smallest_first / largest_first: one pass in queue order,
+    starting every job that has a placement."""
+    coal = state.cfg[COAL] > 0
+    r = 0
+    while True:
+        bound = state.free.sum() if coal else state.free.max()
+        r = seg_first_le(state.wtree, r, bound)
+        if r < 0:
+            return
+        j = state.at_rank[r]
+        c = place(state, j, t, everywhere)
+        if c != NO_PLACE:
+            start_job(state, j, c, t)
+            hook(state, t, params)
+        r += 1
+
+
+@numba.njit(cache=True)
+def _easy(state, t, hook, params, everywhere):
+    """EASY: start from the head while jobs fit; the first that does not gets the
+    shadow time; later jobs start now if they fit and, on the head's cluster, end by the
+    shadow or use no more than the processors left over at the shadow."""
+    rh = _start_from_head(state, t, hook, params, everywhere)
+    if rh < 0:
+        return
+    h = state.at_rank[rh]
+    cap, speed, free = state.cap, state.speed, state.free
+    m = cap.size
+    times, frees, sizes = running_profiles(state, t)
+    shadow = np.inf
+    ch = 0
+    for c in range(m):
+        if cap[c] >= state.procs[h]:
+            s = earliest_start(
+                times[c], frees[c], sizes[c], state.procs[h], state.estimate[h] / speed[c]
+            )
+            if s < shadow:
+                shadow, ch = s, c
+    extra = -state.procs[h]
+    for k in range(sizes[ch]):
+        if times[ch, k] <= shadow:
+            extra = frees[ch, k] - state.procs[h]
+    allowed = np.ones(m, np.bool_)
+    window = (shadow - t) * speed[ch]  # estimates that end by the shadow (pruning only)
+    window = window * (1 + 1e-12) + 1e-300 if window < np.inf else np.inf
+    r = rh + 1
+    while True:
+        elsewhere = 0
+        for c in range(m):
+            if c != ch:
+                elsewhere = max(elsewhere, free[c])
+        sure = max(elsewhere, min(free[ch], extra))
+        r = seg_first_le2(state.wtree, state.etree, r, sure, free[ch], window)
+        if r < 0:
+            return
+        j = state.at_rank[r]
+        ends_early = t + state.estimate[j] / speed[ch] <= shadow
+        for c in range(m):
+            allowed[c] = c != ch or ends_early or state.procs[j] <= extra
+        c = place(state, j, t, allowed)
+        if c != NO_PLACE:
+            start_job(state, j, c, t)
+            hook(state, t, params)
+            if c == ch and not ends_early:
+                extra -= state.procs[j]
+        r += 1
+
+
+@numba.njit(cache=True)
+def _reserve_or_start(state, j, t, hook, params, scratch, cursor, offset):
+    """Conservative, one job in queue order: its earliest time over the clusters; start
+    it now if that is ``t`` and a tied cluster has the processors, else reserve it on the
+    lowest-index cluster with the earliest time.
+
+    ``cursor[offset[c] + p]`` (node, node before) is, within one pass in queue order, the
+    first node of cluster ``c`` that may have ``p`` free processors: a pass only takes
+    processors away, so every node before it still has fewer, and later searches for
+    ``p`` start there (-1: not known yet)."""
+    cap, speed = state.cap, state.speed
+    m = cap.size
+    p = state.procs[j]
+    starts, nodes, before, allowed = scratch
+    best = np.inf
+    for c in range(m):
+        starts[c] = np.inf
+        if cap[c] >= p:
+            slot = offset[c] + p
+            k, prev = cursor[slot, 0], cursor[slot, 1]
+            if k < 0:
+                k, prev = state.p_head[c], -1
+            starts[c], nodes[c], before[c], first, first_prev = list_earliest(
+                state, k, prev, p, state.estimate[j] / speed[c]
+            )
+            cursor[slot, 0], cursor[slot, 1] = first, first_prev
+            best = min(best, starts[c])
+    if best == t:
+        for c in range(m):
+            allowed[c] = starts[c] == t
+        c = place(state, j, t, allowed)
+        if c != NO_PLACE:
+            start_job(state, j, c, t)
+            hook(state, t, params)
+            list_add_at(state, state.p_head[c], -1, t, state.pend[j], -p, False)
+            return
+    c = np.argmin(starts)
+    state.res_time[j] = best
+    state.res_clus[j] = c
+    seg_set(state.rtree, state.qrank[j], best)
+    list_add_at(state, nodes[c], before[c], best, best + state.estimate[j] / speed[c], -p, False)
+
+
+@numba.njit(cache=True)
+def _recompute_in_arrays(state, t, hook, params):
+    """Every waiting job's reservation afresh, in queue order, on array profiles rebuilt
+    from the running jobs (contiguous arrays scan faster than the node pool when
+    everything is recomputed); the result becomes the kept profile."""
+    cap, speed = state.cap, state.speed
+    m = cap.size
+    times, frees, sizes = running_profiles(state, t, 2 * state.ctr[QLEN] + 2)
+    starts = np.empty(m)
+    allowed = np.empty(m, np.bool_)
+    r = 0
+    while True:
+        r = seg_first_le(state.wtree, r, ANY)
+        if r < 0:
+            break
+        j = state.at_rank[r]
+        p = state.procs[j]
+        best = np.inf
+        for c in range(m):
+            starts[c] = np.inf
+            if cap[c] >= p:
+                starts[c] = earliest_start(
+                    times[c], frees[c], sizes[c], p, state.estimate[j] / speed[c]
+                )
+                best = min(best, starts[c])
+        c = NO_PLACE
+        if best == t:
+            for k in range(m):
+                allowed[k] = starts[k] == t
+            c = place(state, j, t, allowed)
+            if c != NO_PLACE:
+                start_job(state, j, c, t)
+                hook(state, t, params)
+        if c == NO_PLACE:
+            c = np.argmin(starts)
+            state.res_time[j] = best
+            state.res_clus[j] = c
+            seg_set(state.rtree, r, best)
+        sizes[c] = reserve(times[c], frees[c], sizes[c], best, state.estimate[j] / speed[c], p)
+        r += 1
+    list_from_arrays(state, times, frees, sizes)
+
+
+ARRAY_BUDGET = 4_000_000  # profile entries (clusters x steps) for the array recompute
+
+
+@numba.njit(cache=True)
+def _conservative(state, t, hook, params):
+    """Conservative backfilling with reservations kept between sessions (see the module
+    docstring for when they are recomputed)."""
+    m = state.cap.size
+    n = state.submit.size
+    dirty = min(state.ctr[DIRTY], n)
+    rebuild = state.ctr[REBUILD] != 0
+    if not rebuild:
+        for c in range(m):
+            list_advance(state, c, t)
+        # reservations at t (one cluster: start them) or behind t (recompute from there)
+        r = 0
+        while True:
+            r = seg_first_le(state.rtree, r, t + tolerance(t))
+            if r < 0 or r >= dirty:
+                break
+            j = state.at_rank[r]
+            if m == 1 and state.res_time[j] == t:
+                if state.free[0] >= state.procs[j]:
+                    start_job(state, j, 0, t)
+                    hook(state, t, params)
+                r += 1
+                continue
+            dirty = r
+            break
+        head = _head(state)
+        rebuild = head >= 0 and dirty <= head
+    if rebuild:
+        state.ctr[REBUILD] = 0
+        if m * (2 * state.ctr[QLEN] + state.ctr[RLEN] + 4) <= ARRAY_BUDGET:
+            _recompute_in_arrays(state, t, hook, params)
+            state.ctr[DIRTY] = n
+            return
+        list_rebuild(state, t)
+        dirty = 0
+    elif dirty < n:  # take the dirty suffix's old reservations out of the profile
+        r = dirty
+        while True:
+            r = seg_first_le(state.wtree, r, ANY)
+            if r < 0:
+                break
+            j = state.at_rank[r]
+            if state.res_time[j] < np.inf:
+                c = state.res_clus[j]
+                s = state.res_time[j]
+                list_add(state, c, s, s + state.estimate[j] / state.speed[c], state.procs[j])
+            r += 1
+    scratch = (np.empty(m), np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.bool_))
+    offset = np.zeros(m, np.int64)
+    for c in range(1, m):
+        offset[c] = offset[c - 1] + state.cap[c - 1] + 1
+    cursor = np.full((offset[m - 1] + state.cap[m - 1] + 1, 2), -1, np.int64)
+    r = dirty
+    while r < n:
+        r = seg_first_le(state.wtree, r, ANY)
+        if r < 0:
+            break
+        _reserve_or_start(state, state.at_rank[r], t, hook, params, scratch, cursor, offset)
+        r += 1
+    state.ctr[DIRTY] = n
+
+
+@numba.njit(cache=True)
+def session(state, t, hook, params):
+    """One scheduling session at ``t`` by the run's selection policy."""
+    state.ctr[SESSIONS] += 1
+    if state.ctr[QLEN] == 0:
+        return
+    sel = state.cfg[SEL]
+    everywhere = np.ones(state.cap.size, np.bool_)
+    if sel == FCFS:
+        _start_from_head(state, t, hook, params, everywhere)
+    elif sel == EASY:
+        _easy(state, t, hook, params, everywhere)
+    elif sel == CONSERVATIVE:
+        _conservative(state, t, hook, params)
+    else:
+        _one_pass(state, t, hook, params, everywhere)

@@ -1,0 +1,186 @@
+"""The engine state: one record of NumPy arrays that numba kernels read and write.
+
+Everything a simulation knows at an instant lives in one :class:`State`, so that a policy
+can read the running jobs, the queue and the estimates, and so that a look-ahead policy
+can :func:`copy_state` and simulate on from the copy (Shih 2013, Section 3.2) while the
+original stays untouched. The record is a ``NamedTuple`` (numba-cacheable); its scalar
+counters are kept in two small arrays, ``ctr`` (int64) and ``fctr`` (float64), indexed by
+the constants below, because tuple fields themselves cannot be reassigned.
+
+Per job (input order of the kept jobs; job ``j`` is row ``j``):
+
+* inputs, never written: ``submit``, ``runtime`` (seconds at speed 1), ``procs``,
+  ``estimate`` (seconds at speed 1);
+* ``start``, ``end`` (NaN until known), ``clus`` (cluster, ``COALLOCATED`` = -1 when
+  spread over sites, ``NOT_STARTED`` = -2);
+* progress of a running job, kept lazily: at time ``anchor`` it had ``rem`` seconds of
+  work left (``rem_est`` by its estimate) and it progresses at ``rate`` seconds of work
+  per second, so ``end = anchor + rem / rate`` and the predicted end is ``pend = anchor +
+  rem_est / rate``. A job's work is ``runtime`` on one site (rate = the cluster's speed)
+  and ``runtime x slowdown`` when co-allocated (rate = the slowest site's speed); only a
+  rate change (see :mod:`.rates`) moves the anchor, so with the default rates ``end`` is
+  exactly ``start + runtime / speed``.
+
+Structures: the running jobs form an indexed binary heap keyed by ``end`` (``heap``,
+``hpos``); the waiting jobs are the present leaves of a min segment tree over their rank
+in the selection's queue order (``wtree``: procs, ``etree``: estimate, ``rtree``:
+conservative reservation time; ``qrank`` / ``at_rank`` map job <-> rank); the per-site
+split of co-allocated jobs is stored sparsely (``split_off`` / ``split_len`` into
+``split_site`` / ``split_procs``), because only co-allocated jobs need more than one
+cluster; conservative backfilling keeps one free-processor profile per cluster as linked
+lists in a shared node pool (``p_time``, ``p_free``, ``p_next``, ``p_head``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+__all__ = ["State", "new_state", "copy_state", "COALLOCATED", "NOT_STARTED"]
+
+COALLOCATED = -1
+NOT_STARTED = -2
+
+# ctr (int64) slots
+NXT = 0  # next job to submit, as an index into ``order``
+QLEN = 1  # waiting jobs
+RLEN = 2  # running jobs (heap size)
+U_PTR = 3  # next uniform of random fit
+N_SPLIT = 4  # used entries of split_site / split_procs
+P_FREE = 5  # head of the profile pool's free list (-1: none)
+DIRTY = 6  # conservative: first queue rank whose reservation must be recomputed
+REBUILD = 7  # conservative: 1 when the running jobs' profile changed (rebuild it)
+SESSIONS = 8  # scheduling sessions run
+EVENTS = 9  # event times processed
+N_CTR = 10
+
+# fctr (float64) slots
+NOW = 0  # time of the last event
+LAST_T = 1  # time up to which the queue-length area is accumulated
+Q_AREA = 2  # integral of the queue length over time
+
+# fctr slot of the debug check "FCFS starts jobs in arrival order"
+LAST_FCFS_START = 3
+N_FCTR = 4
+
+SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy")
+FCFS, FIRST_AVAILABLE, SMALLEST, LARGEST, CONSERVATIVE, EASY = range(6)
+
+# cfg (int64) slots
+SEL = 0
+ALLOC = 1
+COAL = 2
+DEBUG = 3
+N_CFG = 4
+
+
+class State(NamedTuple):
+    """One simulation's state (see the module docstring for every field)."""
+
+    cap: np.ndarray  # processors per cluster (int64)
+    speed: np.ndarray  # speed per cluster
+    free: np.ndarray  # free processors per cluster (int64)
+    cfg: np.ndarray  # SEL, ALLOC, COAL, DEBUG codes (int64)
+    slowdown: float  # co-allocation slowdown ratio (Huang 2006)
+    submit: np.ndarray
+    runtime: np.ndarray
+    procs: np.ndarray
+    estimate: np.ndarray
+    order: np.ndarray  # arrival order: stable sort by submit
+    start: np.ndarray
+    end: np.ndarray
+    clus: np.ndarray
+    anchor: np.ndarray
+    rem: np.ndarray
+    rem_est: np.ndarray
+    rate: np.ndarray
+    pend: np.ndarray
+    heap: np.ndarray
+    hpos: np.ndarray
+    qrank: np.ndarray
+    at_rank: np.ndarray
+    wtree: np.ndarray
+    etree: np.ndarray
+    rtree: np.ndarray
+    res_time: np.ndarray
+    res_clus: np.ndarray
+    split_off: np.ndarray
+    split_len: np.ndarray
+    split_site: np.ndarray
+    split_procs: np.ndarray
+    p_time: np.ndarray
+    p_free: np.ndarray
+    p_next: np.ndarray
+    p_head: np.ndarray
+    uniforms: np.ndarray
+    ctr: np.ndarray
+    fctr: np.ndarray
+
+
+def _tree_size(n: int) -> int:
+    size = 1
+    while size < max(n, 1):
+        size *= 2
+    return size
+
+
+def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown, uniforms,
+              conservative: bool) -> State:  # fmt: skip
+    """A fresh state at time ``submit.min()``: nothing running, nobody waiting yet.
+
+    ``qrank`` is each job's rank in the selection's queue order (a permutation of
+    ``0..n-1``). The conservative profile pool (only allocated for ``conservative``)
+    holds one head step per cluster plus at most two steps per running or waiting job,
+    so ``m + 4 n + 8`` nodes always suffice (steps are merged as they fall behind).
+    """
+    n, m = submit.size, cap.size
+    size = _tree_size(n)
+    order = np.argsort(submit, kind="stable")
+    at_rank = np.empty(n, np.int64)
+    at_rank[qrank] = np.arange(n)
+    pool = m + 4 * n + 8 if conservative else 1
+    ctr = np.zeros(N_CTR, np.int64)
+    ctr[P_FREE] = -1
+    fctr = np.zeros(N_FCTR)
+    fctr[LAST_FCFS_START] = -np.inf
+    first = float(submit[order[0]]) if n else 0.0
+    fctr[NOW] = first
+    fctr[LAST_T] = first
+    state = State(
+        cap=cap.astype(np.int64), speed=speed.astype(float), free=cap.astype(np.int64).copy(),
+        cfg=np.asarray(cfg, np.int64), slowdown=float(slowdown),
+        submit=submit, runtime=runtime, procs=procs, estimate=estimate, order=order,
+        start=np.full(n, np.nan), end=np.full(n, np.nan), clus=np.full(n, NOT_STARTED, np.int64),
+        anchor=np.zeros(n), rem=np.zeros(n), rem_est=np.zeros(n), rate=np.zeros(n),
+        pend=np.full(n, np.nan),
+        heap=np.empty(n, np.int64), hpos=np.full(n, -1, np.int64),
+        qrank=qrank.astype(np.int64), at_rank=at_rank,
+        wtree=np.full(2 * size, np.inf), etree=np.full(2 * size, np.inf),
+        rtree=np.full(2 * size if conservative else 2, np.inf),
+        res_time=np.full(n, np.inf), res_clus=np.full(n, -1, np.int64),
+        split_off=np.full(n, -1, np.int64), split_len=np.zeros(n, np.int64),
+        split_site=np.empty(max(n, 1) + m, np.int64), split_procs=np.empty(max(n, 1) + m, np.int64),
+        p_time=np.zeros(pool), p_free=np.zeros(pool, np.int64), p_next=np.full(pool, -1, np.int64),
+        p_head=np.full(m, -1, np.int64),
+        uniforms=uniforms, ctr=ctr, fctr=fctr,
+    )  # fmt: skip
+    return state
+
+
+@numba.njit(cache=True)
+def copy_state(s):
+    """An independent copy of ``s``: every mutable array copied, the read-only inputs
+    (submit, runtime, procs, estimate, order, ranks, uniforms, cap, speed) shared."""
+    return State(
+        s.cap, s.speed, s.free.copy(), s.cfg, s.slowdown,
+        s.submit, s.runtime, s.procs, s.estimate, s.order,
+        s.start.copy(), s.end.copy(), s.clus.copy(),
+        s.anchor.copy(), s.rem.copy(), s.rem_est.copy(), s.rate.copy(), s.pend.copy(),
+        s.heap.copy(), s.hpos.copy(), s.qrank, s.at_rank,
+        s.wtree.copy(), s.etree.copy(), s.rtree.copy(), s.res_time.copy(), s.res_clus.copy(),
+        s.split_off.copy(), s.split_len.copy(), s.split_site.copy(), s.split_procs.copy(),
+        s.p_time.copy(), s.p_free.copy(), s.p_next.copy(), s.p_head.copy(),
+        s.uniforms, s.ctr.copy(), s.fctr.copy(),
+    )  # fmt: skip
