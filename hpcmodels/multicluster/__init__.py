@@ -80,7 +80,7 @@ average of the number of waiting jobs over the same span).
 """
 
 from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, build_state, run, simulate
-from .rates import TIME_RTOL, base_rate, no_rate_change, predicted_end, set_rate
+from .rates import TIME_RTOL, base_rate, no_rate_change, predicted_end, running_jobs, set_rate
 from .state import State, copy_state
 from .system import Cluster
 
@@ -98,6 +98,7 @@ __all__ = [
     "no_rate_change",
     "predicted_end",
     "run",
+    "running_jobs",
     "set_rate",
     "simulate",
 ]

@@ -5,7 +5,8 @@ cluster's speed (the slowest site's speed when co-allocated, its work then being
 ``runtime x slowdown``). A *rate model* may change the rates of running jobs whenever
 the running set changes: the engine calls ``hook(state, t, params)`` after every batch of
 finishes and after every start (Jones 2005's bandwidth model plugs in here). The hook
-calls :func:`set_rate` for each job whose rate changes; the job's remaining work is
+calls :func:`set_rate` for each job whose rate changes (iterating over
+:func:`running_jobs`, a copy: ``set_rate`` reorders the heap); the job's remaining work is
 advanced to ``t`` at its old rate (``rem -= rate x (t - anchor)``) and its end becomes
 ``t + rem / rate``, earlier or later. :func:`no_rate_change` is the default hook.
 
@@ -22,7 +23,7 @@ import numpy as np
 from .heap import heap_update
 from .state import REBUILD, RLEN
 
-__all__ = ["TIME_RTOL", "tolerance", "same_time", "predicted_end", "set_rate",
+__all__ = ["TIME_RTOL", "tolerance", "same_time", "predicted_end", "running_jobs", "set_rate",
            "no_rate_change", "base_rate"]  # fmt: skip
 
 TIME_RTOL = 1e-9
@@ -62,6 +63,12 @@ def base_rate(state, j):
     for k in range(off, off + state.split_len[j]):
         slowest = min(slowest, state.speed[state.split_site[k]])
     return slowest
+
+
+@numba.njit(cache=True)
+def running_jobs(state):
+    """The running jobs' indices (a copy, in no particular order)."""
+    return state.heap[: state.ctr[RLEN]].copy()
 
 
 @numba.njit(cache=True)

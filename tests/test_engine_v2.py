@@ -1,0 +1,298 @@
+"""Engine v2: time ties, the rate hook, the cloneable state, sparse results, bad input.
+
+The rate-hook test drives a toy model (every running job at half speed while more than
+``k`` jobs run) against a brute-force pure-Python simulation of the same rule.
+"""
+
+import math
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_engine_oracle import assert_invariants, assert_same, clusters_of
+
+from hpcmodels.multicluster import (
+    ALLOCATIONS,
+    SELECTIONS,
+    Cluster,
+    base_rate,
+    build_state,
+    copy_state,
+    no_rate_change,
+    run,
+    running_jobs,
+    set_rate,
+    simulate,
+)
+from hpcmodels.multicluster.engine import DONE, PAUSED, _as_jobs
+
+from engine_oracle import oracle
+
+# ---------------------------------------------------------------- time ties
+
+
+def test_ends_that_differ_by_rounding_are_one_time_stamp():
+    """On speed-1.5 clusters 137/1.5 + 27/1.5 and 76 + 50/1.5 differ by one ulp. A(1),
+    B(1), both speed 1.5: J0 (0, 137) on A until 91.33; J1 (91.33.., 27) on A; J2 (76, 50)
+    on B. Both end at "109.33": one time stamp (the later value), so the waiting J3 and
+    J4 (100, 10) start together there, worst fit putting J3 on A and J4 on B."""
+    t1 = 137 / 1.5
+    jobs = pd.DataFrame(
+        {"submit": [0.0, t1, 76.0, 100.0, 100.0], "runtime": [137.0, 27.0, 50.0, 10.0, 10.0],
+         "procs": [1, 1, 1, 1, 1]}
+    )  # fmt: skip
+    assert t1 + 27 / 1.5 != 76 + 50 / 1.5  # the rounding this test is about
+    stamp = max(t1 + 27 / 1.5, 76 + 50 / 1.5)
+    spec = [(1, 1.5), (1, 1.5)]
+    res = simulate(jobs, clusters_of(spec), "fcfs", "worst_fit")
+    got = res.jobs
+    assert got["end"][1] == got["end"][2] == stamp
+    assert got["start"][3] == got["start"][4] == stamp
+    ref = oracle(jobs, spec, "fcfs", "worst_fit")
+    assert list(ref["start"]) == list(got["start"])
+
+
+@st.composite
+def tie_workloads(draw):
+    """Clusters of speeds 1.5 and 3.0 and integer runtimes and submits: many ends that
+    agree in exact arithmetic but not in floating point."""
+    m = draw(st.integers(1, 3))
+    spec = [(draw(st.integers(1, 6)), draw(st.sampled_from((1.5, 3.0)))) for _ in range(m)]
+    n = draw(st.integers(1, 20))
+    rows = draw(
+        st.lists(
+            st.tuples(st.integers(0, 30), st.integers(1, 60), st.integers(1, max(p for p, _ in spec))),
+            min_size=n, max_size=n,
+        )
+    )  # fmt: skip
+    df = pd.DataFrame(
+        {"submit": [float(r[0]) for r in rows], "runtime": [float(r[1]) for r in rows],
+         "procs": np.array([r[2] for r in rows], np.int64)}
+    )  # fmt: skip
+    return df, spec
+
+
+@pytest.mark.parametrize("selection", SELECTIONS)
+@settings(max_examples=60, deadline=None)
+@given(data=tie_workloads(), allocation=st.sampled_from(ALLOCATIONS))
+def test_engine_matches_oracle_where_rounding_splits_ties(selection, data, allocation):
+    df, spec = data
+    res = simulate(df, clusters_of(spec), selection, allocation, seed=3, debug=True)
+    ref = oracle(df, spec, selection, allocation, seed=3)
+    assert_same(res, ref, df, spec)
+    assert_invariants(res, df, spec)
+
+
+# ---------------------------------------------------------------- the rate hook
+
+
+@numba.njit
+def halve_when_crowded(state, t, params):
+    """Toy rate model: every running job at half its base rate while more than
+    ``params[0]`` jobs run, at its base rate otherwise."""
+    running = running_jobs(state)
+    factor = 0.5 if running.size > params[0] else 1.0
+    for j in running:
+        set_rate(state, j, t, base_rate(state, j) * factor)
+
+
+def brute_force_halving(jobs, procs_total, k):
+    """FCFS on one speed-1 cluster with the halving rule, by brute force: at every event
+    the running jobs' remaining work is advanced at their current rate. Returns (start,
+    end, the work each job received, whether some end moved later, earlier)."""
+    n = len(jobs)
+    submit = list(jobs["submit"])
+    work = list(jobs["runtime"])
+    procs = list(jobs["procs"])
+    order = sorted(range(n), key=lambda j: (submit[j], j))
+    start, end = [math.nan] * n, [math.nan] * n
+    rem, done = list(work), [0.0] * n
+    rate = {}
+    free, queue, nxt, t = procs_total, [], 0, 0.0
+    moved_later = moved_earlier = False
+    while nxt < n or rate or queue:
+        times = [t + rem[j] / rate[j] for j in rate]
+        if nxt < n:
+            times.append(submit[order[nxt]])
+        t_next = min(times)
+        limit = t_next + 1e-9 * max(abs(t_next), 1.0)
+        group = [x for x in times if x <= limit]
+        t_new = max(group)
+        for j in list(rate):  # advance, then finishes
+            step = rate[j] * (t_new - t)
+            rem[j] -= step
+            done[j] += step
+            if t + (rem[j] + step) / rate[j] <= limit:
+                end[j] = t_new
+                free += procs[j]
+                del rate[j]
+        t = t_new
+        while nxt < n and submit[order[nxt]] <= limit:
+            queue.append(order[nxt])
+            nxt += 1
+        while queue and procs[queue[0]] <= free:
+            j = queue.pop(0)
+            start[j] = t
+            free -= procs[j]
+            rate[j] = 1.0
+        factor = 0.5 if len(rate) > k else 1.0
+        for j in rate:
+            if rate[j] != factor:
+                before = t + rem[j] / rate[j]
+                after = t + rem[j] / factor
+                moved_later |= after > before
+                moved_earlier |= after < before
+                rate[j] = factor
+    return start, end, done, moved_later, moved_earlier
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 40), st.integers(1, 30), st.integers(1, 4)),
+        min_size=1,
+        max_size=25,
+    ),
+    k=st.integers(1, 3),
+)
+def test_rate_hook_matches_brute_force(rows, k):
+    jobs = pd.DataFrame(
+        {"submit": [float(r[0]) for r in rows], "runtime": [float(r[1]) for r in rows],
+         "procs": [r[2] for r in rows]}
+    )  # fmt: skip
+    res = simulate(jobs, [Cluster("a", 4)], "fcfs", rate_model=(halve_when_crowded, np.array([k])),
+                   debug=True)  # fmt: skip
+    start, end, done, _, _ = brute_force_halving(jobs, 4, k)
+    np.testing.assert_allclose(res.jobs["start"], start, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(res.jobs["end"], end, rtol=1e-9, atol=1e-9)
+    # every job's work is completed exactly once (rates integrated over its run)
+    np.testing.assert_allclose(done, jobs["runtime"], rtol=1e-9, atol=1e-9)
+
+
+def test_rate_hook_moves_ends_both_ways():
+    """A(4), k = 1. J0 (0, 10, 1) runs alone at rate 1. At 2 J1 (2, 4, 1) starts: two
+    run, both halve; J0's end moves later (10 -> 18), J1 runs at 0.5. J1 has done 4 by
+    10: it ends at 10, J0 alone again at rate 1 with 10 - 2 - 4 = 4 left: its end moves
+    earlier, from 18 to 14."""
+    jobs = pd.DataFrame({"submit": [0.0, 2.0], "runtime": [10.0, 4.0], "procs": [1, 1]})
+    res = simulate(jobs, [Cluster("a", 4)], "fcfs", rate_model=(halve_when_crowded, np.array([1])))
+    assert list(res.jobs["end"]) == [14.0, 10.0]
+    _, end, _, later, earlier = brute_force_halving(jobs, 4, 1)
+    assert end == [14.0, 10.0] and later and earlier
+
+
+def test_default_rate_model_changes_nothing():
+    jobs = pd.DataFrame({"submit": [0.0, 1.0, 1.0], "runtime": [9.0, 3.0, 6.0], "procs": [2, 1, 2]})
+    clusters = [Cluster("a", 2, 1.5), Cluster("b", 2, 3.0)]
+    plain = simulate(jobs, clusters, "easy", "best_fit")
+    hooked = simulate(jobs, clusters, "easy", "best_fit", rate_model=(no_rate_change, np.empty(0)))
+    pd.testing.assert_frame_equal(plain.jobs, hooked.jobs)
+
+
+# ---------------------------------------------------------------- the cloneable state
+
+
+def _state(jobs, clusters, selection="conservative"):
+    data = _as_jobs(jobs)
+    cap = np.array([c.procs for c in clusters], np.int64)
+    speed = np.array([c.speed for c in clusters])
+    return build_state(data, cap, speed, SELECTIONS.index(selection), 0, 0, 1.0, 0, True)
+
+
+@pytest.mark.parametrize("selection", SELECTIONS)
+def test_a_copy_runs_ahead_without_touching_the_original(selection):
+    rng = np.random.default_rng(7)
+    n = 200
+    jobs = pd.DataFrame(
+        {"submit": np.sort(rng.integers(0, 2000, n)).astype(float),
+         "runtime": rng.integers(1, 300, n).astype(float), "procs": rng.integers(1, 9, n),
+         "estimate": rng.integers(1, 600, n).astype(float)}
+    )  # fmt: skip
+    clusters = [Cluster("a", 8), Cluster("b", 6, 2.0)]
+    reference = simulate(jobs, clusters, selection).jobs
+    state = _state(jobs, clusters, selection)
+    params = np.empty(0)
+    assert run(state, no_rate_change, params, 1000.0) == PAUSED
+    snapshot = copy_state(state)
+    frozen = (state.start.copy(), state.ctr.copy(), state.free.copy())
+    assert run(snapshot, no_rate_change, params, np.inf) == DONE  # the copy runs to the end
+    np.testing.assert_array_equal(state.start, frozen[0])  # the original is untouched
+    np.testing.assert_array_equal(state.ctr, frozen[1])
+    np.testing.assert_array_equal(state.free, frozen[2])
+    assert run(state, no_rate_change, params, np.inf) == DONE
+    for s in (state, snapshot):  # both equal an uninterrupted run
+        np.testing.assert_array_equal(s.start, reference["start"].to_numpy())
+        np.testing.assert_array_equal(s.end, reference["end"].to_numpy())
+
+
+# ---------------------------------------------------------------- results and bad input
+
+
+def test_allocation_is_sparse_on_many_clusters():
+    rng = np.random.default_rng(1)
+    n = 20_000
+    jobs = pd.DataFrame(
+        {"submit": np.sort(rng.random(n) * 1e5), "runtime": rng.random(n) * 500,
+         "procs": rng.integers(1, 9, n)}
+    )  # fmt: skip
+    clusters = [Cluster(f"c{i}", 8) for i in range(300)]
+    res = simulate(jobs, clusters, "fcfs", "best_fit")
+    assert res.allocation.shape == (n, 300)
+    assert res.allocation.nnz == n  # one entry per single-site job
+    np.testing.assert_array_equal(res.allocation.sum(axis=1), jobs["procs"])
+    assert res.allocation.data.nbytes + res.allocation.indices.nbytes < 1_000_000
+
+
+def test_every_job_dropped_gives_an_empty_result():
+    jobs = pd.DataFrame({"submit": [0.0, 1.0], "runtime": [5.0, 5.0], "procs": [9, 10]})
+    res = simulate(jobs, [Cluster("a", 8)], drop_too_wide=True)
+    assert res.metrics["jobs"] == 0 and res.metrics["dropped"] == 2
+    assert math.isnan(res.metrics["att"])
+    assert res.jobs["start"].isna().all() and len(res.jobs) == 2
+    assert res.allocation.nnz == 0
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "match"),
+    [
+        ("submit", np.nan, "submit"),
+        ("runtime", np.inf, "runtime"),
+        ("procs", 0, "procs"),
+        ("procs", 1.5, "procs"),
+        ("estimate", -1.0, "estimate"),
+        ("runtime", "ten", "runtime"),
+    ],
+)
+def test_bad_job_values_are_named(column, value, match):
+    jobs = pd.DataFrame({"submit": [0.0, 1.0], "runtime": [5.0, 5.0], "procs": [1, 2],
+                         "estimate": [5.0, 5.0]}).astype(object)  # fmt: skip
+    jobs.loc[1, column] = value
+    with pytest.raises(ValueError, match=match):
+        simulate(jobs, [Cluster("a", 8)])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, 0.5, "x", None])
+def test_bad_slowdown_is_an_error(bad):
+    jobs = pd.DataFrame({"submit": [0.0], "runtime": [5.0], "procs": [1]})
+    with pytest.raises(ValueError, match="slowdown"):
+        simulate(jobs, [Cluster("a", 8)], coallocation="fixed_order", slowdown=bad)
+
+
+def test_empty_workload_is_an_error():
+    with pytest.raises(ValueError, match="empty"):
+        simulate(pd.DataFrame({"submit": [], "runtime": [], "procs": []}), [Cluster("a", 8)])
+
+
+@numba.njit
+def zero_rate(state, t, params):
+    for j in running_jobs(state):
+        set_rate(state, j, t, 0.0)
+
+
+def test_a_rate_model_may_not_stop_a_job():
+    jobs = pd.DataFrame({"submit": [0.0], "runtime": [5.0], "procs": [1]})
+    with pytest.raises(ValueError, match="rate"):
+        simulate(jobs, [Cluster("a", 8)], rate_model=(zero_rate, np.empty(0)))
