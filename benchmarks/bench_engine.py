@@ -56,6 +56,25 @@ wait 0; AccaSim jumps between time points, i.e. submissions and real job ends):
    not EASY's: here lower at 384 processors (62.0 s against our EASY's 63.1 s), higher
    at 128 (7,303 s against 7,152 s).
 
+Overload table (engine v2): where a scheduling study spends its time, a saturated
+machine. Rows, each with its target:
+
+* "overloaded SDSC": the first 20,000 completed jobs of the same log on the SP2's own
+  128 processors with every run time x 3 (the offered load is printed; above 1 the queue
+  grows without bound). FCFS and EASY beside AccaSim (its FIFO and EBF, as above);
+  conservative backfilling (target < 1 s) with estimates = run times and, separately,
+  with the users' requested times (SWF field 9, x 3, at least the run time): there
+  nearly every job ends before its predicted end, and the conservative rule ("every
+  reservation recomputed at every event") makes each such finish recompute every
+  waiting job's reservation, O(queue x profile steps); that row states what it costs.
+* "saturated FCFS, 10^6 jobs" (target < 5 s): a seeded synthetic stream (numpy
+  Generator, seed 0): exponential run times (mean 1,000 s), widths uniform on 1..64,
+  Poisson arrivals at offered load 1.5 on 128 processors. AccaSim is not run on it by
+  default (at its ~10^4 jobs/s it needs minutes); ``--peer-million`` runs it.
+* "10^5 jobs on 300 clusters" (target: result < 50 MB): the same generator, 300 clusters
+  of 64 processors, offered load 0.9, FCFS + best fit; the memory is that of the
+  returned ``Result`` (its job table and the sparse per-site allocation).
+
 When this benchmark was written, the three "same semantics" cases (FCFS, smallest
 first, first available against EBF) gave identical start times for every one of the
 43,117 jobs in both simulators, at 384 and at 128 processors.
@@ -104,13 +123,17 @@ FOOTNOTES = """\
     serves rows [3] and [4]."""
 
 
-def load_jobs(quick: bool) -> pd.DataFrame:
+def load_jobs(quick: bool) -> tuple[pd.DataFrame, pd.Series]:
+    """The completed SDSC jobs (submit, runtime, procs) and their requested times."""
     data = Path(os.environ.get("HPCMODELS_DATA", "/work/shared/workloads"))
     path = data / LOG
     if not path.exists():
         sys.exit(f"bench_engine: {path} not found (set HPCMODELS_DATA)")
-    jobs = completed_only(read_swf(path))[["submit", "runtime", "procs"]]
-    return jobs.iloc[:QUICK_JOBS].reset_index(drop=True) if quick else jobs
+    log = completed_only(read_swf(path)).reset_index(drop=True)
+    jobs = log[["submit", "runtime", "procs"]]
+    if quick:
+        return jobs.iloc[:QUICK_JOBS], log["req_time"].iloc[:QUICK_JOBS]
+    return jobs, log["req_time"]
 
 
 def time_ours(jobs: pd.DataFrame, procs: int, selection: str, repeat: int):
@@ -150,6 +173,90 @@ def run_peer(jobs: pd.DataFrame, procs: int, nodes: int, cases: list[str]) -> di
     return results
 
 
+def overloaded_sdsc(jobs: pd.DataFrame, n: int, factor: float, requested: pd.Series):
+    """First ``n`` jobs with run times x ``factor``; estimates = run times, and a copy
+    with the requested times x ``factor`` (never below the run time)."""
+    exact = jobs.iloc[:n].reset_index(drop=True).copy()
+    exact["runtime"] *= factor
+    req = requested.iloc[:n].to_numpy() * factor
+    inexact = exact.copy()
+    inexact["estimate"] = np.where(np.isfinite(req) & (req >= exact["runtime"]), req,
+                                   exact["runtime"])  # fmt: skip
+    return exact, inexact
+
+
+def synthetic(n: int, load: float, procs: int, seed: int = 0) -> pd.DataFrame:
+    """Seeded stream: exponential run times (mean 1,000 s), widths uniform 1..64,
+    Poisson arrivals at the given offered load on ``procs`` processors."""
+    rng = np.random.default_rng(seed)
+    runtime = rng.exponential(1000.0, n)
+    width = rng.integers(1, 65, n)
+    rate = load * procs / float(np.mean(runtime * width))
+    submit = np.cumsum(rng.exponential(1.0 / rate, n))
+    return pd.DataFrame({"submit": submit, "runtime": runtime, "procs": width})
+
+
+def offered_load(jobs: pd.DataFrame, procs: int) -> float:
+    span = jobs["submit"].max() - jobs["submit"].min()
+    return float((jobs["runtime"] * jobs["procs"]).sum() / (procs * span))
+
+
+def result_megabytes(result) -> float:
+    a = result.allocation
+    sparse = a.data.nbytes + a.indices.nbytes + a.indptr.nbytes
+    return (result.jobs.memory_usage(deep=True).sum() + sparse) / 1e6
+
+
+def overload_table(jobs: pd.DataFrame, requested: pd.Series, repeat: int, peer_million: bool):
+    """The overload rows (see the module docstring)."""
+    exact, inexact = overloaded_sdsc(jobs, 20_000, 3.0, requested)
+    sp2 = [Cluster("sp2", 128)]
+    million = synthetic(1_000_000, 1.5, 128)
+    wide = synthetic(100_000, 0.9, 300 * 64)
+    grid = [Cluster(f"c{i}", 64) for i in range(300)]
+    cases = [
+        ("overloaded SDSC, FCFS", exact, sp2, "fcfs", "first_fit", None, "fcfs"),
+        ("overloaded SDSC, EASY", exact, sp2, "easy", "first_fit", None, "easy"),
+        ("overloaded SDSC, conservative, estimates = run times", exact, sp2, "conservative",
+         "first_fit", 1.0, None),
+        ("overloaded SDSC, conservative, requested times", inexact, sp2, "conservative",
+         "first_fit", 1.0, None),
+        ("saturated FCFS, 10^6 jobs", million, sp2, "fcfs", "first_fit", 5.0,
+         "fcfs" if peer_million else None),
+        ("10^5 jobs on 300 clusters (FCFS + best fit)", wide, grid, "fcfs", "best_fit", None,
+         None),
+    ]  # fmt: skip
+    rows = []
+    for label, frame, clusters, sel, alloc, target, peer_case in cases:
+        seconds, res = median_time(lambda f=frame, c=clusters, s=sel, a=alloc: simulate(f, c, s, a),
+                                   repeat)  # fmt: skip
+        procs = sum(c.procs for c in clusters)
+        row = {
+            "case": label,
+            "jobs": f"{len(frame):,}",
+            "offered load": f"{offered_load(frame, procs):.2f}",
+            "ours (s)": f"{seconds:.3f}",
+            "target": f"< {target:g} s" if target else "-",
+            "met": "-" if target is None else ("yes" if seconds < target else "NO"),
+            "result (MB)": f"{result_megabytes(res):.1f}",
+            "ours mean wait (s)": f"{res.metrics['mean_wait']:,.0f}",
+            "AccaSim (s)": "-",
+            "AccaSim mean wait (s)": "-",
+        }
+        if "300 clusters" in label:
+            row["target"] = "result < 50 MB"
+            row["met"] = "yes" if result_megabytes(res) < 50 else "NO"
+        if peer_case:
+            peer = run_peer(frame[["submit", "runtime", "procs"]], 128, 1, [peer_case])[peer_case]
+            if isinstance(peer, accasim_peer.PeerResult):
+                row["AccaSim (s)"] = f"{peer.seconds:.2f}"
+                row["AccaSim mean wait (s)"] = f"{peer.mean_wait:,.0f}"
+            else:
+                row["AccaSim (s)"] = str(peer)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def fmt(x: float | None, spec: str) -> str:
     return "-" if x is None else format(x, spec)
 
@@ -162,9 +269,12 @@ def main() -> None:
         "--peer-nodes", type=int, default=1, help="AccaSim nodes the cores are split into"
     )
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of ours (median)")
+    parser.add_argument("--peer-million", action="store_true",
+                        help="also run AccaSim on the 10^6-job stream (minutes)")  # fmt: skip
+    parser.add_argument("--no-overload", action="store_true", help="skip the overload table")
     args = parser.parse_args()
 
-    jobs = load_jobs(args.quick)
+    jobs, requested = load_jobs(args.quick)
     n = len(jobs)
     try:
         import numba
@@ -212,6 +322,11 @@ def main() -> None:
         f"Times: ours = median of {args.repeat} after a warm-up call (numba JIT excluded) on an "
         "in-memory DataFrame; AccaSim = one run, including its lazy SWF parsing."
     )
+    if not args.no_overload and not args.quick:
+        print("\nOverload (engine v2; see the module docstring for each row):")
+        table = overload_table(jobs, requested, args.repeat, args.peer_million)
+        with pd.option_context("display.width", 250, "display.max_colwidth", 60):
+            print(table.to_string(index=False))
 
 
 if __name__ == "__main__":

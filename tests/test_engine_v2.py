@@ -6,7 +6,6 @@ The rate-hook test drives a toy model (every running job at half speed while mor
 
 import math
 
-import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,13 +17,9 @@ from hpcmodels.multicluster import (
     ALLOCATIONS,
     SELECTIONS,
     Cluster,
-    base_rate,
     build_state,
     copy_state,
-    no_rate_change,
     run,
-    running_jobs,
-    set_rate,
     simulate,
 )
 from hpcmodels.multicluster.engine import DONE, PAUSED, _as_jobs
@@ -89,14 +84,10 @@ def test_engine_matches_oracle_where_rounding_splits_ties(selection, data, alloc
 # ---------------------------------------------------------------- the rate hook
 
 
-@numba.njit
-def halve_when_crowded(state, t, params):
-    """Toy rate model: every running job at half its base rate while more than
-    ``params[0]`` jobs run, at its base rate otherwise."""
-    running = running_jobs(state)
-    factor = 0.5 if running.size > params[0] else 1.0
-    for j in running:
-        set_rate(state, j, t, base_rate(state, j) * factor)
+def halving(k):
+    """The built-in "crowding" rate model as the toy of the issue: every running job at
+    half its base rate while more than ``k`` jobs run."""
+    return ("crowding", np.array([k, 0.5]))
 
 
 def brute_force_halving(jobs, procs_total, k):
@@ -163,7 +154,7 @@ def test_rate_hook_matches_brute_force(rows, k):
         {"submit": [float(r[0]) for r in rows], "runtime": [float(r[1]) for r in rows],
          "procs": [r[2] for r in rows]}
     )  # fmt: skip
-    res = simulate(jobs, [Cluster("a", 4)], "fcfs", rate_model=(halve_when_crowded, np.array([k])),
+    res = simulate(jobs, [Cluster("a", 4)], "fcfs", rate_model=halving(k),
                    debug=True)  # fmt: skip
     start, end, done, _, _ = brute_force_halving(jobs, 4, k)
     np.testing.assert_allclose(res.jobs["start"], start, rtol=1e-9, atol=1e-9)
@@ -178,7 +169,7 @@ def test_rate_hook_moves_ends_both_ways():
     10: it ends at 10, J0 alone again at rate 1 with 10 - 2 - 4 = 4 left: its end moves
     earlier, from 18 to 14."""
     jobs = pd.DataFrame({"submit": [0.0, 2.0], "runtime": [10.0, 4.0], "procs": [1, 1]})
-    res = simulate(jobs, [Cluster("a", 4)], "fcfs", rate_model=(halve_when_crowded, np.array([1])))
+    res = simulate(jobs, [Cluster("a", 4)], "fcfs", rate_model=halving(1))
     assert list(res.jobs["end"]) == [14.0, 10.0]
     _, end, _, later, earlier = brute_force_halving(jobs, 4, 1)
     assert end == [14.0, 10.0] and later and earlier
@@ -188,7 +179,7 @@ def test_default_rate_model_changes_nothing():
     jobs = pd.DataFrame({"submit": [0.0, 1.0, 1.0], "runtime": [9.0, 3.0, 6.0], "procs": [2, 1, 2]})
     clusters = [Cluster("a", 2, 1.5), Cluster("b", 2, 3.0)]
     plain = simulate(jobs, clusters, "easy", "best_fit")
-    hooked = simulate(jobs, clusters, "easy", "best_fit", rate_model=(no_rate_change, np.empty(0)))
+    hooked = simulate(jobs, clusters, "easy", "best_fit", rate_model=("crowding", [10, 0.5]))
     pd.testing.assert_frame_equal(plain.jobs, hooked.jobs)
 
 
@@ -215,14 +206,14 @@ def test_a_copy_runs_ahead_without_touching_the_original(selection):
     reference = simulate(jobs, clusters, selection).jobs
     state = _state(jobs, clusters, selection)
     params = np.empty(0)
-    assert run(state, no_rate_change, params, 1000.0) == PAUSED
+    assert run(state, 0, params, 1000.0) == PAUSED
     snapshot = copy_state(state)
     frozen = (state.start.copy(), state.ctr.copy(), state.free.copy())
-    assert run(snapshot, no_rate_change, params, np.inf) == DONE  # the copy runs to the end
+    assert run(snapshot, 0, params, np.inf) == DONE  # the copy runs to the end
     np.testing.assert_array_equal(state.start, frozen[0])  # the original is untouched
     np.testing.assert_array_equal(state.ctr, frozen[1])
     np.testing.assert_array_equal(state.free, frozen[2])
-    assert run(state, no_rate_change, params, np.inf) == DONE
+    assert run(state, 0, params, np.inf) == DONE
     for s in (state, snapshot):  # both equal an uninterrupted run
         np.testing.assert_array_equal(s.start, reference["start"].to_numpy())
         np.testing.assert_array_equal(s.end, reference["end"].to_numpy())
@@ -286,13 +277,12 @@ def test_empty_workload_is_an_error():
         simulate(pd.DataFrame({"submit": [], "runtime": [], "procs": []}), [Cluster("a", 8)])
 
 
-@numba.njit
-def zero_rate(state, t, params):
-    for j in running_jobs(state):
-        set_rate(state, j, t, 0.0)
-
-
-def test_a_rate_model_may_not_stop_a_job():
-    jobs = pd.DataFrame({"submit": [0.0], "runtime": [5.0], "procs": [1]})
-    with pytest.raises(ValueError, match="rate"):
-        simulate(jobs, [Cluster("a", 8)], rate_model=(zero_rate, np.empty(0)))
+@pytest.mark.parametrize(
+    ("model", "match"),
+    [(("crowding", [1, 0.0]), "rate"), (("crowding", [1, np.nan]), "finite"),
+     (("warp", [1]), "rate model"), (("crowding", [[1, 2]]), "finite")],
+)  # fmt: skip
+def test_bad_rate_models_are_errors(model, match):
+    jobs = pd.DataFrame({"submit": [0.0, 0.0], "runtime": [5.0, 5.0], "procs": [1, 1]})
+    with pytest.raises(ValueError, match=match):
+        simulate(jobs, [Cluster("a", 8)], rate_model=model)

@@ -23,7 +23,7 @@ time counts as that time.
 Rates. A running job does ``runtime`` seconds of work (``runtime x slowdown`` when
 co-allocated) at a rate of its cluster's speed (the slowest site's speed when
 co-allocated), so by default it runs ``runtime / speed``. A rate model
-(``simulate(..., rate_model=(hook, params))``, see :mod:`.rates`) may change running
+(``simulate(..., rate_model=(name, params))``, see :mod:`.rates`) may change running
 jobs' rates after every batch of finishes and every start; a job's end then moves to
 ``t + remaining work / rate``, earlier or later, and backfilling reads the predicted
 ends (by the estimates) the same way.
@@ -80,7 +80,7 @@ average of the number of waiting jobs over the same span).
 """
 
 from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, build_state, run, simulate
-from .rates import TIME_RTOL, base_rate, no_rate_change, predicted_end, running_jobs, set_rate
+from .rates import RATE_MODELS, TIME_RTOL, base_rate, predicted_end, running_jobs, set_rate
 from .state import State, copy_state
 from .system import Cluster
 
@@ -88,6 +88,7 @@ __all__ = [
     "ALLOCATIONS",
     "COALLOCATIONS",
     "Cluster",
+    "RATE_MODELS",
     "Result",
     "SELECTIONS",
     "State",
@@ -95,7 +96,6 @@ __all__ = [
     "base_rate",
     "build_state",
     "copy_state",
-    "no_rate_change",
     "predicted_end",
     "run",
     "running_jobs",

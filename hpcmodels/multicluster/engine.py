@@ -1,6 +1,6 @@
 """The discrete-event engine: a short loop of numba kernels over one :class:`State`.
 
-``run`` repeats ``process_events`` (the next time stamp's finishes, the rate hook,
+``run`` repeats ``process_events`` (the next time stamp's finishes, the rate model,
 then its submissions) and ``session`` (the selection policy's scheduling session) until
 no event is left, or until a given time (a look-ahead policy runs a copy of the state
 ahead this way). ``simulate`` validates the input, builds the state, runs it and
@@ -26,7 +26,7 @@ from .allocation import ALLOCATIONS, COALLOCATIONS, RANDOM_FIT
 from .events import next_time, process_events
 from .metrics import compute_metrics
 from .profile import init_pool
-from .rates import no_rate_change
+from .rates import RATE_MODELS
 from .selection import session
 from .state import (
     COAL,
@@ -94,7 +94,7 @@ def _check(state):
 
 
 @numba.njit(cache=True)
-def run(state, hook, params, until):
+def run(state, rate_code, params, until):
     """Process events and sessions until none is left (DONE), the next event is after
     ``until`` (PAUSED) or the co-allocation split buffer may overflow (NEED_ROOM: grow
     it with :func:`grow_split` and call again; the state is between two events)."""
@@ -107,8 +107,8 @@ def run(state, hook, params, until):
             return DONE
         if t > until:
             return PAUSED
-        stamp, _ = process_events(state, hook, params)
-        session(state, stamp, hook, params)
+        stamp, _ = process_events(state, rate_code, params)
+        session(state, stamp, rate_code, params)
         if state.cfg[DEBUG]:
             _check(state)
 
@@ -121,11 +121,11 @@ def grow_split(state: State) -> State:
     return state._replace(split_site=site, split_procs=procs)
 
 
-def run_to_end(state: State, hook=no_rate_change, params=None) -> State:
+def run_to_end(state: State, rate_code: int = 0, params=None) -> State:
     """Run ``state`` until no event is left (growing the split buffer when needed);
     return the (possibly re-allocated) state."""
-    params = np.empty(0) if params is None else params
-    while run(state, hook, params, np.inf) == NEED_ROOM:
+    params = np.empty(0) if params is None else np.asarray(params, float)
+    while run(state, rate_code, params, np.inf) == NEED_ROOM:
         state = grow_split(state)
     return state
 
@@ -248,7 +248,7 @@ def simulate(
     2006). A job wider than every cluster (than all of them together, with co-allocation)
     is an error, or with ``drop_too_wide=True`` is left out and counted in
     ``metrics["dropped"]``; when every job is left out the result is empty (no rows
-    scheduled, metrics NaN). ``rate_model=(hook, params)`` plugs in a model of running
+    scheduled, metrics NaN). ``rate_model=(rate_code, params)`` plugs in a model of running
     jobs' progress rates (see :mod:`hpcmodels.multicluster.rates`). ``debug=True``
     asserts the engine's invariants as it runs.
     """
@@ -263,7 +263,13 @@ def simulate(
         raise ValueError(f"slowdown ratio must be a number >= 1, got {slowdown!r}") from None
     if not np.isfinite(slowdown) or slowdown < 1:
         raise ValueError(f"slowdown ratio must be >= 1, got {slowdown!r}")
-    hook, params = (no_rate_change, np.empty(0)) if rate_model is None else rate_model
+    rate_code, params = 0, np.empty(0)
+    if rate_model is not None:
+        name, params = rate_model
+        rate_code = _code(name, RATE_MODELS, "rate model")
+        params = np.asarray(params, float)
+        if params.ndim != 1 or not np.all(np.isfinite(params)):
+            raise ValueError(f"rate model parameters must be finite numbers, got {params!r}")
     cap, speed = cluster_arrays(clusters)
     data = _as_jobs(jobs)
     limit = cap.sum() if coal else cap.max()
@@ -286,7 +292,7 @@ def simulate(
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
         return Result(out, metrics, list(clusters), empty)
     state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug)
-    state = run_to_end(state, hook, params)
+    state = run_to_end(state, rate_code, params)
     out.loc[keep, "start"] = state.start
     out.loc[keep, "end"] = state.end
     column = out["cluster"].to_numpy().copy()

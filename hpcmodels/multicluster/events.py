@@ -14,7 +14,7 @@ import numpy as np
 
 from .allocation import RANDOM_FIT, coallocate
 from .heap import heap_pop, heap_push
-from .rates import tolerance
+from .rates import apply_rates, tolerance
 from .segtree import seg_set
 from .state import (
     ALLOC,
@@ -125,8 +125,8 @@ def _release(state, j, t):
 
 
 @numba.njit(cache=True)
-def process_events(state, hook, params):
-    """Apply the events of the next time stamp: finishes (then the rate hook), then
+def process_events(state, rate_code, params):
+    """Apply the events of the next time stamp: finishes (then the rate model), then
     submissions. Returns (stamp, number of finishes); the stamp is inf when no event
     is left."""
     t0 = next_time(state)
@@ -154,7 +154,7 @@ def process_events(state, hook, params):
     for k in range(size, rlen):  # finishes first
         _release(state, state.heap[k], stamp)
     if rlen > size:
-        hook(state, stamp, params)
+        apply_rates(state, stamp, rate_code, params)
     sel = state.cfg[SEL]
     for k in range(state.ctr[NXT], nxt):  # then submissions, in input order
         j = state.order[k]

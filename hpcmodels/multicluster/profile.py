@@ -171,8 +171,12 @@ def list_rebuild(state, t):
 @numba.njit(cache=True)
 def list_from_arrays(state, times, frees, sizes):
     """Every cluster's linked-list profile := the array profile of row ``c``."""
-    init_pool(state)  # every node is free again, handed out in index order (locality)
     for c in range(state.cap.size):
+        k = state.p_head[c]
+        while k >= 0:
+            nxt = state.p_next[k]
+            _release(state, k)
+            k = nxt
         last = -1
         for i in range(sizes[c] - 1, -1, -1):
             last = _node(state, times[c, i], frees[c, i], last)

@@ -3,10 +3,11 @@
 A running job progresses at ``rate`` seconds of work per second: by default its
 cluster's speed (the slowest site's speed when co-allocated, its work then being
 ``runtime x slowdown``). A *rate model* may change the rates of running jobs whenever
-the running set changes: the engine calls ``hook(state, t, params)`` after every batch of
-finishes and after every start (Jones 2005's bandwidth model plugs in here). The hook
-calls :func:`set_rate` for each job whose rate changes (iterating over
-:func:`running_jobs`, a copy: ``set_rate`` reorders the heap); the job's remaining work is
+the running set changes: the engine calls :func:`apply_rates` (model code, parameter
+array) after every batch of finishes and after every start (Jones 2005's bandwidth model
+plugs in here as another code). A model calls :func:`set_rate` for each job whose rate
+changes (iterating over :func:`running_jobs`, a copy: ``set_rate`` reorders the heap);
+the job's remaining work is
 advanced to ``t`` at its old rate (``rem -= rate x (t - anchor)``) and its end becomes
 ``t + rem / rate``, earlier or later. :func:`no_rate_change` is the default hook.
 
@@ -23,8 +24,8 @@ import numpy as np
 from .heap import heap_update
 from .state import REBUILD, RLEN
 
-__all__ = ["TIME_RTOL", "tolerance", "same_time", "predicted_end", "running_jobs", "set_rate",
-           "no_rate_change", "base_rate"]  # fmt: skip
+__all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "same_time", "predicted_end",
+           "running_jobs", "set_rate", "base_rate", "apply_rates", "crowding"]  # fmt: skip
 
 TIME_RTOL = 1e-9
 """Relative tolerance (absolute below 1 s) within which event times are one time stamp."""
@@ -91,7 +92,26 @@ def set_rate(state, j, t, rate):
     state.ctr[REBUILD] = 1  # backfilling profiles read predicted ends
 
 
+RATE_MODELS = (None, "crowding")
+"""Rate models by code (``simulate(..., rate_model=(name, params))``). Models are
+dispatched by code rather than passed as functions so that the engine's kernels stay in
+numba's on-disk cache (a kernel taking a jitted function as an argument is recompiled in
+every process)."""
+NO_MODEL, CROWDING = 0, 1
+
+
 @numba.njit(cache=True)
-def no_rate_change(state, t, params):
-    """The default rate model: every job keeps its cluster's speed."""
-    return None
+def crowding(state, t, params):
+    """Interference: every running job progresses at ``params[1]`` times its base rate
+    while more than ``params[0]`` jobs run, at its base rate otherwise."""
+    running = running_jobs(state)
+    factor = params[1] if running.size > params[0] else 1.0
+    for j in running:
+        set_rate(state, j, t, base_rate(state, j) * factor)
+
+
+@numba.njit(cache=True)
+def apply_rates(state, t, code, params):
+    """Run rate model ``code`` (an index of ``RATE_MODELS``) at ``t``; 0 does nothing."""
+    if code == CROWDING:
+        crowding(state, t, params)

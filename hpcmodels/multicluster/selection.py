@@ -1,7 +1,7 @@
 """Scheduling sessions, one per job-selection policy (numba kernels; rules: package docs).
 
 A session at time ``t`` starts waiting jobs through :func:`.allocation.place` and
-:func:`.events.start_job`, calling the rate hook after every start. The waiting queue
+:func:`.events.start_job`, calling the rate model after every start. The waiting queue
 is a min segment tree over each job's rank in the policy's queue order (arrival order;
 (procs, arrival) for smallest first; (-procs, arrival) for largest first), so a session
 asks "the next waiting job at or after this rank that can start" in O(log n) and never
@@ -48,7 +48,7 @@ from .profile import (
     reserve,
     running_profiles,
 )
-from .rates import tolerance
+from .rates import apply_rates, tolerance
 from .segtree import seg_first_le, seg_first_le2, seg_set
 from .state import COAL, CONSERVATIVE, DIRTY, EASY, FCFS, QLEN, REBUILD, RLEN, SEL, SESSIONS
 
@@ -64,7 +64,7 @@ def _head(state):
 
 
 @numba.njit(cache=True)
-def _start_from_head(state, t, hook, params, everywhere):
+def _start_from_head(state, t, rate_code, params, everywhere):
     """Start head jobs while they have a placement; return the blocked head's rank
     (-1 when the queue empties)."""
     while True:
@@ -76,11 +76,11 @@ def _start_from_head(state, t, hook, params, everywhere):
         if c == NO_PLACE:
             return r
         start_job(state, j, c, t)
-        hook(state, t, params)
+        apply_rates(state, t, rate_code, params)
 
 
 @numba.njit(cache=True)
-def _one_pass(state, t, hook, params, everywhere):
+def _one_pass(state, t, rate_code, params, everywhere):
     """first_available / smallest_first / largest_first: one pass in queue order,
     starting every job that has a placement."""
     coal = state.cfg[COAL] > 0
@@ -94,16 +94,16 @@ def _one_pass(state, t, hook, params, everywhere):
         c = place(state, j, t, everywhere)
         if c != NO_PLACE:
             start_job(state, j, c, t)
-            hook(state, t, params)
+            apply_rates(state, t, rate_code, params)
         r += 1
 
 
 @numba.njit(cache=True)
-def _easy(state, t, hook, params, everywhere):
+def _easy(state, t, rate_code, params, everywhere):
     """EASY: start from the head while jobs fit; the first that does not gets the
     shadow time; later jobs start now if they fit and, on the head's cluster, end by the
     shadow or use no more than the processors left over at the shadow."""
-    rh = _start_from_head(state, t, hook, params, everywhere)
+    rh = _start_from_head(state, t, rate_code, params, everywhere)
     if rh < 0:
         return
     h = state.at_rank[rh]
@@ -143,14 +143,14 @@ def _easy(state, t, hook, params, everywhere):
         c = place(state, j, t, allowed)
         if c != NO_PLACE:
             start_job(state, j, c, t)
-            hook(state, t, params)
+            apply_rates(state, t, rate_code, params)
             if c == ch and not ends_early:
                 extra -= state.procs[j]
         r += 1
 
 
 @numba.njit(cache=True)
-def _reserve_or_start(state, j, t, hook, params, scratch, cursor, offset):
+def _reserve_or_start(state, j, t, rate_code, params, scratch, cursor, offset):
     """Conservative, one job in queue order: its earliest time over the clusters; start
     it now if that is ``t`` and a tied cluster has the processors, else reserve it on the
     lowest-index cluster with the earliest time.
@@ -182,7 +182,7 @@ def _reserve_or_start(state, j, t, hook, params, scratch, cursor, offset):
         c = place(state, j, t, allowed)
         if c != NO_PLACE:
             start_job(state, j, c, t)
-            hook(state, t, params)
+            apply_rates(state, t, rate_code, params)
             list_add_at(state, state.p_head[c], -1, t, state.pend[j], -p, False)
             return
     c = np.argmin(starts)
@@ -193,7 +193,7 @@ def _reserve_or_start(state, j, t, hook, params, scratch, cursor, offset):
 
 
 @numba.njit(cache=True)
-def _recompute_in_arrays(state, t, hook, params):
+def _recompute_in_arrays(state, t, rate_code, params):
     """Every waiting job's reservation afresh, in queue order, on array profiles rebuilt
     from the running jobs (contiguous arrays scan faster than the node pool when
     everything is recomputed); the result becomes the kept profile."""
@@ -224,7 +224,7 @@ def _recompute_in_arrays(state, t, hook, params):
             c = place(state, j, t, allowed)
             if c != NO_PLACE:
                 start_job(state, j, c, t)
-                hook(state, t, params)
+                apply_rates(state, t, rate_code, params)
         if c == NO_PLACE:
             c = np.argmin(starts)
             state.res_time[j] = best
@@ -239,7 +239,7 @@ ARRAY_BUDGET = 4_000_000  # profile entries (clusters x steps) for the array rec
 
 
 @numba.njit(cache=True)
-def _conservative(state, t, hook, params):
+def _conservative(state, t, rate_code, params):
     """Conservative backfilling with reservations kept between sessions (see the module
     docstring for when they are recomputed)."""
     m = state.cap.size
@@ -259,7 +259,7 @@ def _conservative(state, t, hook, params):
             if m == 1 and state.res_time[j] == t:
                 if state.free[0] >= state.procs[j]:
                     start_job(state, j, 0, t)
-                    hook(state, t, params)
+                    apply_rates(state, t, rate_code, params)
                 r += 1
                 continue
             dirty = r
@@ -269,7 +269,7 @@ def _conservative(state, t, hook, params):
     if rebuild:
         state.ctr[REBUILD] = 0
         if m * (2 * state.ctr[QLEN] + state.ctr[RLEN] + 4) <= ARRAY_BUDGET:
-            _recompute_in_arrays(state, t, hook, params)
+            _recompute_in_arrays(state, t, rate_code, params)
             state.ctr[DIRTY] = n
             return
         list_rebuild(state, t)
@@ -296,13 +296,13 @@ def _conservative(state, t, hook, params):
         r = seg_first_le(state.wtree, r, ANY)
         if r < 0:
             break
-        _reserve_or_start(state, state.at_rank[r], t, hook, params, scratch, cursor, offset)
+        _reserve_or_start(state, state.at_rank[r], t, rate_code, params, scratch, cursor, offset)
         r += 1
     state.ctr[DIRTY] = n
 
 
 @numba.njit(cache=True)
-def session(state, t, hook, params):
+def session(state, t, rate_code, params):
     """One scheduling session at ``t`` by the run's selection policy."""
     state.ctr[SESSIONS] += 1
     if state.ctr[QLEN] == 0:
@@ -310,10 +310,10 @@ def session(state, t, hook, params):
     sel = state.cfg[SEL]
     everywhere = np.ones(state.cap.size, np.bool_)
     if sel == FCFS:
-        _start_from_head(state, t, hook, params, everywhere)
+        _start_from_head(state, t, rate_code, params, everywhere)
     elif sel == EASY:
-        _easy(state, t, hook, params, everywhere)
+        _easy(state, t, rate_code, params, everywhere)
     elif sel == CONSERVATIVE:
-        _conservative(state, t, hook, params)
+        _conservative(state, t, rate_code, params)
     else:
-        _one_pass(state, t, hook, params, everywhere)
+        _one_pass(state, t, rate_code, params, everywhere)
