@@ -52,7 +52,6 @@ from .system import cluster_arrays
 
 __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "run"]
 
-NO_PLACE = NOT_STARTED  # kept for callers of the first engine
 DONE, PAUSED, NEED_ROOM = 0, 1, 2
 
 

@@ -22,7 +22,7 @@ import numba
 import numpy as np
 
 from .rates import predicted_end, tolerance
-from .state import P_FREE, RLEN
+from .state import P_FREE, P_USED, RLEN
 
 __all__ = ["earliest_start", "reserve", "running_profiles", "init_pool", "list_rebuild",
            "list_from_arrays", "list_advance", "list_add", "list_add_at", "list_earliest"]  # fmt: skip
@@ -135,9 +135,13 @@ def running_profiles(state, t, room=0):
 @numba.njit(cache=True)
 def _node(state, time, free, nxt):
     k = state.ctr[P_FREE]
-    if k < 0:
-        raise RuntimeError("profile node pool exhausted")
-    state.ctr[P_FREE] = state.p_next[k]
+    if k >= 0:
+        state.ctr[P_FREE] = state.p_next[k]
+    else:
+        k = state.ctr[P_USED]
+        if k >= state.p_next.size:
+            raise RuntimeError("profile node pool exhausted")
+        state.ctr[P_USED] = k + 1
     state.p_time[k] = time
     state.p_free[k] = free
     state.p_next[k] = nxt
@@ -152,12 +156,10 @@ def _release(state, k):
 
 @numba.njit(cache=True)
 def init_pool(state):
-    """Chain every pool node into the free list (a new state's pool)."""
-    n = state.p_next.size
-    for k in range(n - 1):
-        state.p_next[k] = k + 1
-    state.p_next[n - 1] = -1
-    state.ctr[P_FREE] = 0
+    """Every pool node free again, in O(1): an empty free list and the bump pointer back
+    at node 0, so that a rebuilt profile lies in consecutive nodes."""
+    state.ctr[P_FREE] = -1
+    state.ctr[P_USED] = 0
 
 
 @numba.njit(cache=True)
@@ -171,12 +173,8 @@ def list_rebuild(state, t):
 @numba.njit(cache=True)
 def list_from_arrays(state, times, frees, sizes):
     """Every cluster's linked-list profile := the array profile of row ``c``."""
+    init_pool(state)  # every cluster is rebuilt: all nodes are free
     for c in range(state.cap.size):
-        k = state.p_head[c]
-        while k >= 0:
-            nxt = state.p_next[k]
-            _release(state, k)
-            k = nxt
         last = -1
         for i in range(sizes[c] - 1, -1, -1):
             last = _node(state, times[c, i], frees[c, i], last)

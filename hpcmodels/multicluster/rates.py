@@ -12,7 +12,7 @@ advanced to ``t`` at its old rate (``rem -= rate x (t - anchor)``) and its end b
 ``t + rem / rate``, earlier or later. :func:`no_rate_change` is the default hook.
 
 Time ties: two event times ``x <= y`` are one time stamp when
-``y - x <= TIME_RTOL x max(|x|, 1)`` (:func:`same_time`); this absorbs floating-point
+``y - x <= TIME_RTOL x max(|x|, 1)`` (:func:`tolerance`); this absorbs floating-point
 rounding such as ``76 + 50/1.5`` against ``137/1.5 + 27/1.5``.
 """
 
@@ -24,7 +24,7 @@ import numpy as np
 from .heap import heap_update
 from .state import REBUILD, RLEN
 
-__all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "same_time", "predicted_end",
+__all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "predicted_end",
            "running_jobs", "set_rate", "base_rate", "apply_rates", "crowding"]  # fmt: skip
 
 TIME_RTOL = 1e-9
@@ -35,12 +35,6 @@ TIME_RTOL = 1e-9
 def tolerance(t):
     """Width of the time stamp at ``t``: ``TIME_RTOL x max(|t|, 1)``."""
     return TIME_RTOL * max(abs(t), 1.0)
-
-
-@numba.njit(cache=True)
-def same_time(x, t):
-    """``x`` belongs to the time stamp ``t`` (``|x - t|`` within the tolerance)."""
-    return abs(x - t) <= tolerance(min(x, t))
 
 
 @numba.njit(cache=True)

@@ -149,6 +149,27 @@ def _easy(state, t, rate_code, params, everywhere):
         r += 1
 
 
+@numba.njit(cache=True, inline="always")
+def _start_or_hold(state, j, t, rate_code, params, starts, best, allowed):
+    """Conservative, one job whose earliest times over the clusters are ``starts``
+    (minimum ``best``): start it now if ``best`` is ``t`` and a tied cluster has the
+    processors; otherwise record its reservation on the lowest-index cluster with the
+    earliest time. Returns (cluster, started)."""
+    if best == t:
+        for c in range(starts.size):
+            allowed[c] = starts[c] == t
+        c = place(state, j, t, allowed)
+        if c != NO_PLACE:
+            start_job(state, j, c, t)
+            apply_rates(state, t, rate_code, params)
+            return c, True
+    c = np.argmin(starts)
+    state.res_time[j] = best
+    state.res_clus[j] = c
+    seg_set(state.rtree, state.qrank[j], best)
+    return c, False
+
+
 @numba.njit(cache=True)
 def _reserve_or_start(state, j, t, rate_code, params, scratch, cursor, offset):
     """Conservative, one job in queue order: its earliest time over the clusters; start
@@ -176,20 +197,12 @@ def _reserve_or_start(state, j, t, rate_code, params, scratch, cursor, offset):
             )
             cursor[slot, 0], cursor[slot, 1] = first, first_prev
             best = min(best, starts[c])
-    if best == t:
-        for c in range(m):
-            allowed[c] = starts[c] == t
-        c = place(state, j, t, allowed)
-        if c != NO_PLACE:
-            start_job(state, j, c, t)
-            apply_rates(state, t, rate_code, params)
-            list_add_at(state, state.p_head[c], -1, t, state.pend[j], -p, False)
-            return
-    c = np.argmin(starts)
-    state.res_time[j] = best
-    state.res_clus[j] = c
-    seg_set(state.rtree, state.qrank[j], best)
-    list_add_at(state, nodes[c], before[c], best, best + state.estimate[j] / speed[c], -p, False)
+    c, started = _start_or_hold(state, j, t, rate_code, params, starts, best, allowed)
+    if started:
+        list_add_at(state, state.p_head[c], -1, t, state.pend[j], -p, False)
+    else:
+        end = best + state.estimate[j] / speed[c]
+        list_add_at(state, nodes[c], before[c], best, end, -p, False)
 
 
 @numba.njit(cache=True)
@@ -217,19 +230,7 @@ def _recompute_in_arrays(state, t, rate_code, params):
                     times[c], frees[c], sizes[c], p, state.estimate[j] / speed[c]
                 )
                 best = min(best, starts[c])
-        c = NO_PLACE
-        if best == t:
-            for k in range(m):
-                allowed[k] = starts[k] == t
-            c = place(state, j, t, allowed)
-            if c != NO_PLACE:
-                start_job(state, j, c, t)
-                apply_rates(state, t, rate_code, params)
-        if c == NO_PLACE:
-            c = np.argmin(starts)
-            state.res_time[j] = best
-            state.res_clus[j] = c
-            seg_set(state.rtree, r, best)
+        c, _ = _start_or_hold(state, j, t, rate_code, params, starts, best, allowed)
         sizes[c] = reserve(times[c], frees[c], sizes[c], best, state.estimate[j] / speed[c], p)
         r += 1
     list_from_arrays(state, times, frees, sizes)

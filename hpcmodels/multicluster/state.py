@@ -54,7 +54,8 @@ DIRTY = 6  # conservative: first queue rank whose reservation must be recomputed
 REBUILD = 7  # conservative: 1 when the running jobs' profile changed (rebuild it)
 SESSIONS = 8  # scheduling sessions run
 EVENTS = 9  # event times processed
-N_CTR = 10
+P_USED = 10  # profile pool nodes handed out so far (bump allocation past the free list)
+N_CTR = 11
 
 # fctr (float64) slots
 NOW = 0  # time of the last event
@@ -142,7 +143,7 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
     at_rank[qrank] = np.arange(n)
     pool = m + 4 * n + 8 if conservative else 1
     ctr = np.zeros(N_CTR, np.int64)
-    ctr[P_FREE] = -1
+    ctr[P_FREE] = -1  # empty free list: nodes come from the bump pointer P_USED
     fctr = np.zeros(N_FCTR)
     fctr[LAST_FCFS_START] = -np.inf
     first = float(submit[order[0]]) if n else 0.0
