@@ -237,6 +237,21 @@ def test_allocation_is_sparse_on_many_clusters():
     assert res.allocation.data.nbytes + res.allocation.indices.nbytes < 1_000_000
 
 
+def test_split_buffer_grows_when_every_job_spans_every_site():
+    """300 jobs each across all 10 one-processor sites need 3,000 split entries, more
+    than the initial buffer (n + processors + sites = 320): the engine pauses, grows the
+    buffer and goes on, and every job's row in the allocation still holds its width."""
+    n, m = 300, 10
+    jobs = pd.DataFrame({"submit": np.arange(n, dtype=float), "runtime": np.full(n, 2.0),
+                         "procs": np.full(n, m)})  # fmt: skip
+    clusters = [Cluster(f"c{i}", 1) for i in range(m)]
+    res = simulate(jobs, clusters, "fcfs", coallocation="fixed_order", debug=True)
+    alloc = res.allocation.toarray()
+    assert (alloc == 1).all()  # one processor on every site, for every job
+    # one job at a time (each needs the whole grid): job i starts when job i-1 ends
+    np.testing.assert_array_equal(res.jobs["start"], 2.0 * np.arange(n))
+
+
 def test_every_job_dropped_gives_an_empty_result():
     jobs = pd.DataFrame({"submit": [0.0, 1.0], "runtime": [5.0, 5.0], "procs": [9, 10]})
     res = simulate(jobs, [Cluster("a", 8)], drop_too_wide=True)

@@ -47,6 +47,7 @@ from .state import (
     SMALLEST,
     State,
     new_state,
+    set_split_buffers,
 )
 from .system import cluster_arrays
 
@@ -113,11 +114,10 @@ def run(state, rate_code, params, until):
 
 
 def grow_split(state: State) -> State:
-    """The same state with twice the room for co-allocation splits."""
+    """Give ``state`` twice the room for co-allocation splits; return it."""
     size = 2 * state.split_site.size
-    site = np.resize(state.split_site, size)
-    procs = np.resize(state.split_procs, size)
-    return state._replace(split_site=site, split_procs=procs)
+    set_split_buffers(state, np.resize(state.split_site, size), np.resize(state.split_procs, size))
+    return state
 
 
 def run_to_end(state: State, rate_code: int = 0, params=None) -> State:
@@ -198,8 +198,7 @@ def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc:
         state.ctr[REBUILD] = 1
     if coal:
         room = n + int(cap.sum()) + cap.size
-        state = state._replace(split_site=np.empty(room, np.int64),
-                               split_procs=np.empty(room, np.int64))  # fmt: skip
+        set_split_buffers(state, np.empty(room, np.int64), np.empty(room, np.int64))
     return state
 
 
