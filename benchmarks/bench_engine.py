@@ -63,10 +63,16 @@ machine. Rows, each with its target:
   128 processors with every run time x 3 (the offered load is printed; above 1 the queue
   grows without bound). FCFS and EASY beside AccaSim (its FIFO and EBF, as above);
   conservative backfilling (target < 1 s) with estimates = run times and, separately,
-  with the users' requested times (SWF field 9, x 3, at least the run time): there
-  nearly every job ends before its predicted end, and the conservative rule ("every
-  reservation recomputed at every event") makes each such finish recompute every
-  waiting job's reservation, O(queue x profile steps); that row states what it costs.
+  with the users' requested times (SWF field 9, x 3, at least the run time). With
+  requested times nearly every job ends before its predicted end, and the conservative
+  rule ("every reservation recomputed at every event", package docstring) then
+  recomputes every waiting job's reservation at that event. Measured on this row (when
+  this was written: 39,657 events, mean queue 1,098 jobs): 22 M reservation searches,
+  of which 4.4 M (20 %) found a different time than before, scanning 8.0e9 profile steps
+  (about 360 per search, 88 of them gaps wide enough but too short). Even an incremental
+  recompute that skipped every unchanged reservation for free would still make the 4.4 M
+  changed searches over a fragmented profile, so this row is not expected to meet the
+  1 s target under this rule; it shows what the rule costs.
 * "saturated FCFS, 10^6 jobs" (target < 5 s): a seeded synthetic stream (numpy
   Generator, seed 0): exponential run times (mean 1,000 s), widths uniform on 1..64,
   Poisson arrivals at offered load 1.5 on 128 processors. AccaSim is not run on it by
