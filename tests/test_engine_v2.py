@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from test_engine_oracle import assert_invariants, assert_same, clusters_of
 
 from hpcmodels.multicluster import (
-    ALLOCATIONS,
     SELECTIONS,
     Cluster,
     build_state,
@@ -24,7 +23,7 @@ from hpcmodels.multicluster import (
 )
 from hpcmodels.multicluster.engine import DONE, PAUSED, _as_jobs
 
-from engine_oracle import oracle
+from engine_oracle import ALLOCATIONS, oracle  # the oracle's (look-ahead: test_tla.py)
 
 # ---------------------------------------------------------------- time ties
 

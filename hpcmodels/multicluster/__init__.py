@@ -62,6 +62,13 @@ processors. ``first_fit``: lowest index; ``best_fit``: fewest free (ties: lowest
 (free, index); ``random_fit``: candidate ``floor(u k)`` of the ``k`` candidates in index
 order, ``u`` the next of the uniforms ``default_rng(seed).random(n_jobs)``, one per job
 started with random fit; ``fastest_first``: highest speed (ties: lowest index).
+``ai2`` and ``tla`` look ahead (Shih 2013; rules in :mod:`.lookahead`): AI2 takes best
+fit or fastest first, whichever lets the rest of the session use more processors x
+speed (ties: fastest first); TLA simulates the waiting queue (first come first served,
+by estimates, fastest first inside by default) after placing the job on each candidate
+cluster and takes the cluster with the lowest average turnaround time (knobs:
+``simulate(..., tla=TLAOptions(...))``; :func:`tla_scores` exposes one scoring step).
+Neither is combined with co-allocation.
 
 Co-allocation (optional, Huang & Chang 2006, Section 3). When no single cluster fits
 and the free processors of all clusters suffice, sites are taken in the heuristic's order
@@ -80,6 +87,7 @@ average of the number of waiting jobs over the same span).
 """
 
 from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, build_state, run, simulate
+from .lookahead import RunningJob, Score, TLAOptions, WaitingJob, tla_scores
 from .rates import RATE_MODELS, TIME_RTOL, base_rate, predicted_end, running_jobs, set_rate
 from .state import State, copy_state
 from .system import Cluster
@@ -90,6 +98,10 @@ __all__ = [
     "Cluster",
     "RATE_MODELS",
     "Result",
+    "RunningJob",
+    "Score",
+    "TLAOptions",
+    "WaitingJob",
     "SELECTIONS",
     "State",
     "TIME_RTOL",
@@ -101,4 +113,5 @@ __all__ = [
     "running_jobs",
     "set_rate",
     "simulate",
+    "tla_scores",
 ]

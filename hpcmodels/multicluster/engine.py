@@ -22,8 +22,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .allocation import ALLOCATIONS, COALLOCATIONS, RANDOM_FIT
+from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, RANDOM_FIT, TLA
 from .events import next_time, process_events
+from .lookahead import TLAOptions
 from .metrics import compute_metrics
 from .profile import init_pool
 from .rates import RATE_MODELS
@@ -45,6 +46,10 @@ from .state import (
     SELECTIONS,
     SESSIONS,
     SMALLEST,
+    TLA_ACTIVATIONS,
+    TLA_CHANGES,
+    TLA_DEPTH,
+    TLA_METRIC,
     State,
     new_state,
     set_split_buffers,
@@ -183,16 +188,21 @@ def queue_ranks(submit: np.ndarray, procs: np.ndarray, sel: int) -> np.ndarray:
 
 
 def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc: int,
-                coal: int, slowdown: float, seed: int, debug: bool) -> State:  # fmt: skip
+                coal: int, slowdown: float, seed: int, debug: bool,
+                tla: TLAOptions | None = None) -> State:  # fmt: skip
     """A fresh engine state for validated job arrays (``data``: submit, runtime, procs,
-    estimate)."""
+    estimate). One ``default_rng(seed)`` draws random fit's uniforms, then the seed of
+    the look-ahead's random stream."""
     n = data["submit"].size
     cfg = np.zeros(N_CFG, np.int64)
-    cfg[:] = (sel, alloc, coal, int(debug))
-    uniforms = np.random.default_rng(seed).random(n) if alloc == RANDOM_FIT else np.empty(0)
+    cfg[:4] = (sel, alloc, coal, int(debug))
+    cfg[TLA_DEPTH : TLA_METRIC + 1] = (tla or TLAOptions()).codes()
+    rng = np.random.default_rng(seed)
+    uniforms = rng.random(n) if alloc == RANDOM_FIT else np.empty(0)
     state = new_state(data["submit"], data["runtime"], data["procs"], data["estimate"], cap,
                       speed, queue_ranks(data["submit"], data["procs"], sel), cfg, slowdown,
-                      uniforms, conservative=sel == CONSERVATIVE)  # fmt: skip
+                      uniforms, conservative=sel == CONSERVATIVE,
+                      rng_seed=int(rng.integers(2**63)))  # fmt: skip
     if sel == CONSERVATIVE:
         init_pool(state)
         state.ctr[REBUILD] = 1
@@ -235,6 +245,7 @@ def simulate(
     seed: int = 0,
     drop_too_wide: bool = False,
     rate_model=None,
+    tla: TLAOptions | None = None,
     debug: bool = False,
 ) -> Result:
     """Simulate rigid jobs on clusters (semantics in the package docstring).
@@ -246,7 +257,10 @@ def simulate(
     2006). A job wider than every cluster (than all of them together, with co-allocation)
     is an error, or with ``drop_too_wide=True`` is left out and counted in
     ``metrics["dropped"]``; when every job is left out the result is empty (no rows
-    scheduled, metrics NaN). ``rate_model=(rate_code, params)`` plugs in a model of running
+    scheduled, metrics NaN). ``tla`` sets TLA's knobs (:class:`.lookahead.TLA`; default:
+    every waiting job simulated, allocation depth 1, fastest first inside, ATT); with
+    ``allocation="tla"`` the counters report its activations and decision changes
+    against simulation depth 1. ``rate_model=(rate_code, params)`` plugs in a model of running
     jobs' progress rates (see :mod:`hpcmodels.multicluster.rates`). ``debug=True``
     asserts the engine's invariants as it runs.
     """
@@ -255,6 +269,10 @@ def simulate(
     coal = _code(coallocation, COALLOCATIONS, "coallocation")
     if coal and sel in (CONSERVATIVE, EASY):
         raise ValueError(f"co-allocation is not combined with backfilling ({selection!r})")
+    if coal and alloc in (AI2, TLA):
+        raise ValueError(f"co-allocation is not combined with look-ahead ({allocation!r})")
+    if tla is not None and not isinstance(tla, TLAOptions):
+        raise ValueError(f"tla must be a hpcmodels.multicluster.TLA, got {type(tla).__name__}")
     try:
         slowdown = float(slowdown)
     except (TypeError, ValueError):
@@ -289,7 +307,9 @@ def simulate(
         metrics.update(jobs=0, dropped=int(too_wide.sum()))
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
         return Result(out, metrics, list(clusters), empty)
-    state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+    state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla)
     state = run_to_end(state, rate_code, params)
     out.loc[keep, "start"] = state.start
     out.loc[keep, "end"] = state.end
@@ -299,6 +319,9 @@ def simulate(
     metrics = compute_metrics(kept, state.start, state.end, cap, state.fctr[Q_AREA])
     metrics["dropped"] = int(too_wide.sum())
     counters = {"events": int(state.ctr[EVENTS]), "sessions": int(state.ctr[SESSIONS])}
+    if alloc == TLA:
+        counters.update(tla_activations=int(state.ctr[TLA_ACTIVATIONS]),
+                        tla_changes=int(state.ctr[TLA_CHANGES]))  # fmt: skip
     return Result(out, metrics, list(clusters), _sparse_allocation(state, keep, cap.size),
                   counters)  # fmt: skip
 

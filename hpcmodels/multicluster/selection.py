@@ -35,8 +35,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .allocation import NO_PLACE, place
 from .events import start_job
+from .placement import NO_PLACE, place
 from .profile import (
     earliest_start,
     list_add,

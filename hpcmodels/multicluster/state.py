@@ -30,6 +30,9 @@ split of co-allocated jobs is stored sparsely (``split_off`` / ``split_len`` int
 ``split_site`` / ``split_procs``), because only co-allocated jobs need more than one
 cluster; conservative backfilling keeps one free-processor profile per cluster as linked
 lists in a shared node pool (``p_time``, ``p_free``, ``p_next``, ``p_head``).
+The look-ahead allocations (:mod:`.lookahead`) keep ``plan`` (per job: the cluster
+one simulation planned for it at time ``fctr[PLAN_T]``, -1 when none) and ``rng`` (the
+state of the random generator used by random fit inside their simulations).
 """
 
 from __future__ import annotations
@@ -56,7 +59,9 @@ REBUILD = 7  # conservative: 1 when the running jobs' profile changed (rebuild i
 SESSIONS = 8  # scheduling sessions run
 EVENTS = 9  # event times processed
 P_USED = 10  # profile pool nodes handed out so far (bump allocation past the free list)
-N_CTR = 11
+TLA_ACTIVATIONS = 11  # look-ahead decisions with a real choice (see .lookahead)
+TLA_CHANGES = 12  # ... of which chose another cluster than simulation depth 1 would
+N_CTR = 13
 
 # fctr (float64) slots
 NOW = 0  # time of the last event
@@ -65,7 +70,8 @@ Q_AREA = 2  # integral of the queue length over time
 
 # fctr slot of the debug check "FCFS starts jobs in arrival order"
 LAST_FCFS_START = 3
-N_FCTR = 4
+PLAN_T = 4  # time of the look-ahead's plan (``plan``)
+N_FCTR = 5
 
 SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy")
 FCFS, FIRST_AVAILABLE, SMALLEST, LARGEST, CONSERVATIVE, EASY = range(6)
@@ -75,7 +81,11 @@ SEL = 0
 ALLOC = 1
 COAL = 2
 DEBUG = 3
-N_CFG = 4
+TLA_DEPTH = 4  # look-ahead: jobs simulated per score, the target included (0: all waiting)
+TLA_ADEPTH = 5  # look-ahead: allocation depth (decisions taken from one simulation)
+TLA_POLICY = 6  # look-ahead: allocation code used inside the simulation
+TLA_METRIC = 7  # look-ahead: 0 average turnaround time, 1 bounded slowdown
+N_CFG = 8
 
 
 # every field of a State and its dtype (``float``: a scalar), in constructor order
@@ -116,6 +126,8 @@ FIELDS = (
     ("p_next", np.int64),
     ("p_head", np.int64),
     ("uniforms", np.float64),
+    ("plan", np.int64),  # look-ahead: cluster planned for a job at PLAN_T (-1: none)
+    ("rng", np.uint64),  # look-ahead: splitmix64 state of random fit inside simulations
     ("ctr", np.int64),
     ("fctr", np.float64),
 )
@@ -163,7 +175,7 @@ def _as_tuple(s):
         s.wtree, s.etree, s.rtree, s.res_time, s.res_clus,
         s.split_off, s.split_len, s.split_site, s.split_procs,
         s.p_time, s.p_free, s.p_next, s.p_head,
-        s.uniforms, s.ctr, s.fctr,
+        s.uniforms, s.plan, s.rng, s.ctr, s.fctr,
     )  # fmt: skip
 
 
@@ -190,13 +202,14 @@ def _tree_size(n: int) -> int:
 
 
 def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown, uniforms,
-              conservative: bool) -> State:  # fmt: skip
+              conservative: bool, rng_seed: int = 0) -> State:  # fmt: skip
     """A fresh state at time ``submit.min()``: nothing running, nobody waiting yet.
 
     ``qrank`` is each job's rank in the selection's queue order (a permutation of
     ``0..n-1``). The conservative profile pool (only allocated for ``conservative``)
     holds one head step per cluster plus at most two steps per running or waiting job,
     so ``m + 4 n + 8`` nodes always suffice (steps are merged as they fall behind).
+    ``rng_seed`` seeds the look-ahead's random fit (:mod:`.lookahead`).
     """
     n, m = submit.size, cap.size
     size = _tree_size(n)
@@ -208,6 +221,7 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
     ctr[P_FREE] = -1  # empty free list: nodes come from the bump pointer P_USED
     fctr = np.zeros(N_FCTR)
     fctr[LAST_FCFS_START] = -np.inf
+    fctr[PLAN_T] = np.nan
     first = float(submit[order[0]]) if n else 0.0
     fctr[NOW] = first
     fctr[LAST_T] = first
@@ -227,7 +241,8 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
         split_site=np.empty(max(n, 1) + m, np.int64), split_procs=np.empty(max(n, 1) + m, np.int64),
         p_time=np.zeros(pool), p_free=np.zeros(pool, np.int64), p_next=np.full(pool, -1, np.int64),
         p_head=np.full(m, -1, np.int64),
-        uniforms=uniforms, ctr=ctr, fctr=fctr,
+        uniforms=uniforms, plan=np.full(n, -1, np.int64), rng=np.asarray([rng_seed], np.uint64),
+        ctr=ctr, fctr=fctr,
     )  # fmt: skip
     state = _make(*(
         float(values[name]) if dtype is float else np.require(values[name], dtype, ["C", "W"])
@@ -249,5 +264,5 @@ def copy_state(s):
         s.wtree.copy(), s.etree.copy(), s.rtree.copy(), s.res_time.copy(), s.res_clus.copy(),
         s.split_off.copy(), s.split_len.copy(), s.split_site.copy(), s.split_procs.copy(),
         s.p_time.copy(), s.p_free.copy(), s.p_next.copy(), s.p_head.copy(),
-        s.uniforms, s.ctr.copy(), s.fctr.copy(),
+        s.uniforms, s.plan.copy(), s.rng.copy(), s.ctr.copy(), s.fctr.copy(),
     )  # fmt: skip

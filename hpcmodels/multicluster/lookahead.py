@@ -1,0 +1,421 @@
+"""Look-ahead allocation (Shih et al. 2013): TLA's scoring simulation and AI2 (numba).
+
+TLA (Section 3, Figs. 2-3). To place the target job ``j`` at time ``t``, TLA scores
+every cluster ``c`` where ``j`` fits now, ``f(j, c)``:
+
+I.  sim-allocate ``j`` on ``c`` (it runs ``estimate / speed``);
+II. take the next waiting jobs in queue order (the *simulation depth* counts the jobs
+    simulated, ``j`` included; by default every waiting job), each in turn: (b) find
+    the earliest time, not before the previous simulated job's start (first come,
+    first served inside the simulation: no job overtakes the one ahead of it; NOTES.md),
+    at which some cluster has its processors free, (c) among the clusters that have
+    them then, choose by the *simulation policy* (fastest first by default; best,
+    worst or random fit), (d) sim-allocate it there for ``estimate / speed``;
+III. return the mean turnaround time (end - submit) of the simulated jobs (ATT, Eq. 2),
+    or their mean bounded slowdown ``max(tt / max(run, 10 s), 1)``.
+
+Processors come back at the running jobs' predicted ends (by their estimates,
+:func:`.rates.predicted_end`) and at the simulated jobs' ends; release times within the
+engine's time tolerance are one instant. The lowest score wins; a score counts as lower
+only by more than ``1e-9`` relative, so exact ties go to the lowest cluster index.
+
+TLA is *activated* when the target fits on at least two allowed clusters and another
+job waits; otherwise it places as fastest first does (Section 3: "we use FF ... when
+facing this situation"). With an *allocation depth* ``A > 1`` the winning simulation
+also places the next ``A - 1`` jobs, as long as it started them at ``t`` (Section 5.4).
+With selections other than ``fcfs`` the simulation still runs the waiting jobs first
+come first served in the selection's queue order (the target first): it assumes no
+backfilling ahead.
+
+Cost of one decision (``q`` jobs simulated, ``r`` running, ``m`` clusters): one score is
+a heap-driven replay, O((q + r) log(q + r) + q m); a decision scores at most ``m``
+clusters: O(m (q + r) log(q + r) + q m^2). (The paper's bound is O(q m log m + r m),
+with its linked-list event queue of O(r) insertion.)
+
+AI2 (Section 2.3). Two branches: the target by best fit, or by fastest first; the other
+jobs of the same session (the following head jobs while one fits now, first come first
+served) by fastest first. The branch whose session consumes more computing power
+(processors x speed, summed) wins; a tie goes to fastest first. O(s m) for ``s`` jobs in
+the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, pick
+from .heap import heap_pop, heap_push
+from .metrics import BOUNDED_SLOWDOWN_TAU
+from .rates import predicted_end, tolerance
+from .segtree import seg_first_le
+from .state import (
+    PLAN_T,
+    QLEN,
+    RLEN,
+    TLA_ACTIVATIONS,
+    TLA_ADEPTH,
+    TLA_CHANGES,
+    TLA_DEPTH,
+    TLA_METRIC,
+    TLA_POLICY,
+)
+
+__all__ = ["TLAOptions", "METRICS", "SIM_POLICIES", "RunningJob", "WaitingJob", "Score",
+           "tla_scores", "simulate_branch", "score_clusters", "tla_place", "ai2_place"]  # fmt: skip
+
+METRICS = ("att", "bounded_slowdown")
+ATT, BSLD = range(2)
+SIM_POLICIES = ("fastest_first", "best_fit", "worst_fit", "random_fit")
+ANY = 1e300  # a width bound every waiting job meets
+SCORE_RTOL = 1e-9
+"""A cluster's score beats the best so far only when lower by more than this, relative."""
+
+
+@dataclass(frozen=True)
+class TLAOptions:
+    """TLA's knobs (Shih 2013, Section 5): ``depth`` jobs simulated per score, the target
+    included (``None``: every waiting job; 1 decides as fastest first does);
+    ``allocation_depth`` decisions taken from one simulation; ``policy`` used inside the
+    simulation (one of :data:`SIM_POLICIES`); ``metric`` scored (:data:`METRICS`)."""
+
+    depth: int | None = None
+    allocation_depth: int = 1
+    policy: str = "fastest_first"
+    metric: str = "att"
+
+    def __post_init__(self):
+        for name in ("depth", "allocation_depth"):
+            value = getattr(self, name)
+            if value is None and name == "depth":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise ValueError(f"TLA {name} must be a whole number >= 1, got {value!r}")
+        if self.policy not in SIM_POLICIES:
+            raise ValueError(f"TLA policy {self.policy!r}: choose one of {list(SIM_POLICIES)}")
+        if self.metric not in METRICS:
+            raise ValueError(f"TLA metric {self.metric!r}: choose one of {list(METRICS)}")
+
+    def codes(self) -> tuple[int, int, int, int]:
+        """(depth, 0 for all; allocation depth; policy's allocation code; metric code)."""
+        return (self.depth or 0, self.allocation_depth, ALLOCATIONS.index(self.policy),
+                METRICS.index(self.metric))  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _uniform(rng):
+    """Next uniform in [0, 1) of the splitmix64 stream whose state is ``rng[0]``."""
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(cache=True)
+def _cost(metric, tt, run):
+    if metric == BSLD:
+        return max(tt / max(run, BOUNDED_SLOWDOWN_TAU), 1.0)
+    return tt
+
+
+@numba.njit(cache=True)
+def simulate_branch(c0, speed, free0, rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit,
+                    west, n_wait, t, policy, metric, rng, out_clus, out_start, out_cost):  # fmt: skip
+    """Fig. 3 for target ``0`` on cluster ``c0``: the mean cost of the ``n_wait`` waiting
+    jobs (``wprocs``, ``wsubmit``, ``west`` in queue order, the target first) replayed
+    first come first served from ``t``, with processors freed at ``rel_time[:n_rel]``
+    (``rel_procs`` on ``rel_clus``). ``rel_*`` need room for ``n_rel + n_wait`` events.
+    Writes each simulated job's cluster, start and cost into ``out_*``; returns inf if
+    some job fits no cluster."""
+    m = free0.size
+    free = free0.copy()
+    n_ev = n_rel + n_wait
+    heap = np.empty(n_ev, np.int64)
+    hpos = np.full(n_ev, -1, np.int64)
+    size = 0
+    for e in range(n_rel):
+        size = heap_push(heap, hpos, rel_time, size, e)
+    allowed = np.ones(m, np.bool_)
+    now = t
+    total = 0.0
+    for k in range(n_wait):
+        p = wprocs[k]
+        if k == 0:
+            c = c0
+        else:
+            while True:
+                limit = now + tolerance(now)
+                while size > 0 and rel_time[heap[0]] <= limit:
+                    e, size = heap_pop(heap, hpos, rel_time, size)
+                    free[rel_clus[e]] += rel_procs[e]
+                if free.max() >= p:
+                    break
+                if size == 0:
+                    return np.inf
+                now = rel_time[heap[0]]
+            u = _uniform(rng) if policy == RANDOM_FIT else 0.0
+            c = pick(policy, free, speed, p, allowed, u)
+        run = west[k] / speed[c]
+        free[c] -= p
+        e = n_rel + k
+        rel_time[e] = now + run
+        rel_procs[e] = p
+        rel_clus[e] = c
+        size = heap_push(heap, hpos, rel_time, size, e)
+        out_clus[k] = c
+        out_start[k] = now
+        out_cost[k] = _cost(metric, now + run - wsubmit[k], run)
+        total += out_cost[k]
+    return total / n_wait
+
+
+@numba.njit(cache=True)
+def score_clusters(speed, free, rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit, west,
+                   n_wait, t, allowed, policy, metric, rng, scores, plan_clus, plan_start):  # fmt: skip
+    """TLA's scores ``f(0, c)`` for every allowed cluster where the target fits now
+    (``scores[c]``; inf elsewhere) and the winner (-1 if none); ``plan_*`` receive the
+    winner's simulated clusters and starts of the ``n_wait`` jobs."""
+    m = free.size
+    clus = np.empty(n_wait, np.int64)
+    start = np.empty(n_wait)
+    cost = np.empty(n_wait)
+    best = -1
+    for c in range(m):
+        scores[c] = np.inf
+        if not allowed[c] or free[c] < wprocs[0]:
+            continue
+        scores[c] = simulate_branch(c, speed, free, rel_time, rel_procs, rel_clus, n_rel,
+                                    wprocs, wsubmit, west, n_wait, t, policy, metric, rng,
+                                    clus, start, cost)  # fmt: skip
+        if best < 0 or scores[c] < scores[best] - SCORE_RTOL * abs(scores[best]):
+            best = c
+            plan_clus[:n_wait] = clus
+            plan_start[:n_wait] = start
+    return best
+
+
+@numba.njit(cache=True)
+def _gather(state, j, t, depth):
+    """The look-ahead's inputs at ``t``: running jobs' releases (predicted end, procs,
+    cluster; room for ``depth`` more events) and the waiting jobs in queue order with
+    ``j`` first (at most ``depth``; 0: all)."""
+    n_rel = state.ctr[RLEN]
+    limit = min(depth, state.ctr[QLEN]) if depth > 0 else state.ctr[QLEN]
+    wait = np.empty(limit, np.int64)
+    wait[0] = j
+    q = 1
+    r = seg_first_le(state.wtree, 0, ANY)
+    while r >= 0 and q < limit:
+        i = state.at_rank[r]
+        if i != j:
+            wait[q] = i
+            q += 1
+        r = seg_first_le(state.wtree, r + 1, ANY)
+    n_ev = n_rel + q
+    rel_time = np.empty(n_ev)
+    rel_procs = np.empty(n_ev, np.int64)
+    rel_clus = np.empty(n_ev, np.int64)
+    for k in range(n_rel):
+        i = state.heap[k]
+        rel_time[k] = predicted_end(state, i, t)
+        rel_procs[k] = state.procs[i]
+        rel_clus[k] = state.clus[i]
+    wait = wait[:q]
+    return rel_time, rel_procs, rel_clus, n_rel, state.procs[wait], state.submit[wait], \
+        state.estimate[wait], wait  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _fastest(state, p, allowed):
+    return pick(FASTEST_FIRST, state.free, state.speed, p, allowed, 0.0)
+
+
+@numba.njit(cache=True)
+def tla_place(state, j, t, allowed):
+    """TLA's cluster for waiting job ``j`` at ``t`` among the allowed clusters (-1 when it
+    fits none). A plan left by an earlier decision at ``t`` (allocation depth > 1) is
+    followed; plan entries are ``activation x m + cluster``, valid only for the latest
+    activation at the same instant."""
+    m = state.free.size
+    p = state.procs[j]
+    plan = state.plan[j]
+    if plan >= 0 and state.fctr[PLAN_T] == t and plan // m == state.ctr[TLA_ACTIVATIONS]:
+        c = plan % m
+        if allowed[c] and state.free[c] >= p:
+            return c
+    fits = 0
+    for c in range(m):
+        if allowed[c] and state.free[c] >= p:
+            fits += 1
+    if fits < 2 or state.ctr[QLEN] < 2:  # no choice, or nothing else waits: fastest first
+        return _fastest(state, p, allowed)
+    rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit, west, wait = _gather(
+        state, j, t, state.cfg[TLA_DEPTH]
+    )
+    n_wait = wait.size
+    scores = np.empty(m)
+    plan_clus = np.empty(n_wait, np.int64)
+    plan_start = np.empty(n_wait)
+    policy, metric = state.cfg[TLA_POLICY], state.cfg[TLA_METRIC]
+    best = score_clusters(state.speed, state.free, rel_time, rel_procs, rel_clus, n_rel, wprocs,
+                          wsubmit, west, n_wait, t, allowed, policy, metric, state.rng, scores,
+                          plan_clus, plan_start)  # fmt: skip
+    shallow = score_clusters(state.speed, state.free, rel_time, rel_procs, rel_clus, n_rel,
+                             wprocs, wsubmit, west, 1, t, allowed, policy, metric, state.rng,
+                             scores, plan_clus[:1].copy(), plan_start[:1].copy())  # fmt: skip
+    state.ctr[TLA_ACTIVATIONS] += 1
+    if best != shallow:  # another decision than simulation depth 1 (Figs. 10-11)
+        state.ctr[TLA_CHANGES] += 1
+    adepth = state.cfg[TLA_ADEPTH]
+    if adepth > 1:
+        state.fctr[PLAN_T] = t
+        limit = t + tolerance(t)
+        for k in range(1, min(adepth, n_wait)):
+            if plan_start[k] > limit:
+                break
+            state.plan[wait[k]] = state.ctr[TLA_ACTIVATIONS] * m + plan_clus[k]
+    return best
+
+
+@numba.njit(cache=True)
+def _session_power(state, j, first):
+    """Computing power (processors x speed) the session at the current instant uses when
+    ``j`` goes to ``first`` and the following head jobs (queue order) go by fastest first
+    while one fits."""
+    free = state.free.copy()
+    allowed = np.ones(free.size, np.bool_)
+    free[first] -= state.procs[j]
+    power = state.procs[j] * state.speed[first]
+    r = seg_first_le(state.wtree, 0, ANY)
+    while r >= 0:
+        i = state.at_rank[r]
+        if i != j:
+            c = pick(FASTEST_FIRST, free, state.speed, state.procs[i], allowed, 0.0)
+            if c < 0:
+                break
+            free[c] -= state.procs[i]
+            power += state.procs[i] * state.speed[c]
+        r = seg_first_le(state.wtree, r + 1, ANY)
+    return power
+
+
+@numba.njit(cache=True)
+def ai2_place(state, j, t, allowed):
+    """AI2's cluster for waiting job ``j`` among the allowed clusters (-1: none fits)."""
+    p = state.procs[j]
+    ff = _fastest(state, p, allowed)
+    bf = pick(BEST_FIT, state.free, state.speed, p, allowed, 0.0)
+    if ff < 0 or bf == ff:
+        return ff
+    if _session_power(state, j, bf) > _session_power(state, j, ff):
+        return bf
+    return ff
+
+
+# ------------------------------------------------------------------ one scoring step
+class RunningJob(NamedTuple):
+    """A running job in a snapshot: its cluster (name or index), processors and
+    (estimated) end time."""
+
+    cluster: str | int
+    procs: int
+    end: float
+
+
+class WaitingJob(NamedTuple):
+    """A waiting job in a snapshot: processors, submit time, estimate at speed 1."""
+
+    procs: int
+    submit: float
+    estimate: float
+
+
+@dataclass(frozen=True)
+class Score:
+    """TLA's score of one cluster: ``att`` (the mean) and each waiting job's
+    simulated ``turnaround`` (queue order), ``clusters`` and ``starts``."""
+
+    att: float
+    turnaround: list[float]
+    clusters: list[str]
+    starts: list[float]
+
+
+def _number(value, what: str, *, whole: bool = False, low: float = 0.0) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a number, got {value!r}") from None
+    if not np.isfinite(x) or x < low or (whole and x != int(x)):
+        kind = "whole number" if whole else "finite number"
+        raise ValueError(f"{what} must be a {kind} >= {low:g}, got {value!r}")
+    return x
+
+
+def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | None = None,
+               policy: str = "fastest_first") -> dict[str, Score]:  # fmt: skip
+    """TLA's scoring step (Shih 2013, Fig. 3) on a snapshot at ``now``: for every
+    cluster where ``waiting[0]`` fits now, the :class:`Score` of allocating it there
+    (the same kernel as ``simulate(..., allocation="tla")``; ATT metric).
+
+    ``clusters``: :class:`.Cluster` list; ``running``: :class:`RunningJob` (free
+    processors are the capacity minus what they hold); ``waiting``: :class:`WaitingJob`
+    in queue order (the first is the job to place); ``depth`` and ``policy`` as in
+    :class:`TLAOptions`.
+    """
+    from .system import cluster_arrays
+
+    options = TLAOptions(depth=depth, policy=policy)
+    cap, speed = cluster_arrays(list(clusters))
+    names = [c.name for c in clusters]
+    now = _number(now, "now", low=-np.inf)
+    free = cap.astype(np.int64).copy()
+    running, waiting = list(running), list(waiting)
+    if not waiting:
+        raise ValueError("waiting is empty: there is no job to place")
+    n_rel, n_wait = len(running), len(waiting) if depth is None else min(depth, len(waiting))
+    rel_time = np.empty(n_rel + n_wait)
+    rel_procs = np.empty(n_rel + n_wait, np.int64)
+    rel_clus = np.empty(n_rel + n_wait, np.int64)
+    for k, job in enumerate(running):
+        c = job.cluster
+        if isinstance(c, str):
+            if c not in names:
+                raise ValueError(f"running[{k}].cluster {c!r} is not one of {names}")
+            c = names.index(c)
+        elif isinstance(c, bool) or not isinstance(c, int | np.integer) or not 0 <= c < cap.size:
+            raise ValueError(f"running[{k}].cluster {c!r}: give a name or index 0..{cap.size - 1}")
+        p = int(_number(job.procs, f"running[{k}].procs", whole=True, low=1))
+        end = _number(job.end, f"running[{k}].end", low=-np.inf)
+        free[c] -= p
+        if free[c] < 0:
+            raise ValueError(
+                f"running jobs hold more than cluster {names[c]!r}'s {cap[c]} processors"
+            )
+        rel_time[k], rel_procs[k], rel_clus[k] = max(end, now), p, c
+    wprocs = np.empty(n_wait, np.int64)
+    wsubmit, west = np.empty(n_wait), np.empty(n_wait)
+    for k, job in enumerate(waiting[:n_wait]):
+        wprocs[k] = int(_number(job.procs, f"waiting[{k}].procs", whole=True, low=1))
+        wsubmit[k] = _number(job.submit, f"waiting[{k}].submit", low=-np.inf)
+        west[k] = _number(job.estimate, f"waiting[{k}].estimate")
+        if wprocs[k] > cap.max():
+            raise ValueError(f"waiting[{k}] needs {wprocs[k]} processors, more than any cluster")
+    _, _, policy_code, metric_code = options.codes()
+    rng = np.zeros(1, np.uint64)
+    out = {}
+    for c in range(cap.size):
+        if free[c] < wprocs[0]:
+            continue
+        clus, start, cost = np.empty(n_wait, np.int64), np.empty(n_wait), np.empty(n_wait)
+        att = simulate_branch(c, speed, free, rel_time, rel_procs, rel_clus, n_rel, wprocs,
+                              wsubmit, west, n_wait, now, policy_code, metric_code, rng, clus,
+                              start, cost)  # fmt: skip
+        out[names[c]] = Score(float(att), cost.tolist(), [names[i] for i in clus],
+                              start.tolist())  # fmt: skip
+    return out

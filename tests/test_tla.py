@@ -1,0 +1,287 @@
+"""TLA and AI2 (Shih 2013): the Fig. 4 snapshot, a brute-force scorer, and every engine
+decision checked against the scoring step on the state it was made in."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from test_engine_oracle import assert_invariants, clusters_of
+
+from hpcmodels.multicluster import (
+    Cluster,
+    RunningJob,
+    TLAOptions,
+    WaitingJob,
+    simulate,
+    tla_scores,
+)
+
+SNAPSHOT = (
+    [Cluster("A", 9, 2.0), Cluster("B", 9, 1.0)],
+    [RunningJob("A", 1, 5.0), RunningJob("B", 4, 5.0)],
+    [WaitingJob(3, -5, 10), WaitingJob(6, -4, 2), WaitingJob(2, -2, 8), WaitingJob(7, -2, 2)],
+)
+
+
+def test_fig4_snapshot_scores():
+    """NOTES.md's reconstruction of Fig. 4: job 1 on A gives turnarounds 10, 10, 11, 9
+    (ATT 10, as Table 1 prints); on B 15, 5, 6, 7 (ATT 8.25; the paper prints 6 for
+    job 4 and ATT 8, a slip: job 4 cannot start before t = 4). TLA picks B."""
+    scores = tla_scores(*SNAPSHOT)
+    assert scores["A"].turnaround == [10, 10, 11, 9] and scores["A"].att == 10
+    assert scores["B"].turnaround == [15, 5, 6, 7] and scores["B"].att == 8.25
+    assert min(scores, key=lambda c: scores[c].att) == "B"
+
+
+def brute_force_scores(clusters, running, waiting, now, policy="fastest_first"):
+    """Fig. 3 by enumeration: job k starts at the earliest candidate time (an end time or
+    the previous start) at or after the previous start where some cluster has its
+    processors free, counting every job running over that instant."""
+    names = [c.name for c in clusters]
+    out = {}
+    for c0 in range(len(clusters)):
+        jobs = [(names.index(r.cluster), r.procs, now, max(r.end, now)) for r in running]
+        busy = sum(p for c, p, _, _ in jobs if c == c0)
+        if clusters[c0].procs - busy < waiting[0].procs:
+            continue
+        prev, tts = now, []
+        for k, w in enumerate(waiting):
+            times = sorted({prev} | {e for *_, e in jobs if e >= prev})
+            for t in times:
+                free = [cl.procs - sum(p for c, p, s, e in jobs if c == i and s <= t < e)
+                        for i, cl in enumerate(clusters)]  # fmt: skip
+                cands = [i for i in range(len(clusters)) if free[i] >= w.procs]
+                if k == 0:
+                    cands = [c0]
+                if cands:
+                    break
+            if policy == "fastest_first":
+                c = min(cands, key=lambda i: (-clusters[i].speed, i))
+            else:  # best fit
+                c = min(cands, key=lambda i: (free[i], i))
+            run = w.estimate / clusters[c].speed
+            jobs.append((c, w.procs, t, t + run))
+            tts.append(t + run - w.submit)
+            prev = t
+        out[names[c0]] = tts
+    return out
+
+
+@st.composite
+def snapshots(draw):
+    m = draw(st.integers(1, 3))
+    clusters = [Cluster(f"c{i}", draw(st.integers(1, 6)), draw(st.sampled_from((0.5, 1.0, 2.0))))
+                for i in range(m)]  # fmt: skip
+    running = []
+    for cl in clusters:
+        left = cl.procs
+        for _ in range(draw(st.integers(0, 2))):
+            if left == 0:
+                break
+            p = draw(st.integers(1, left))
+            left -= p
+            running.append(RunningJob(cl.name, p, float(draw(st.integers(0, 20)))))
+    widest = max(c.procs for c in clusters)
+    waiting = [WaitingJob(draw(st.integers(1, widest)), float(-draw(st.integers(0, 10))),
+                          float(draw(st.integers(1, 12))))
+               for _ in range(draw(st.integers(1, 6)))]  # fmt: skip
+    return clusters, running, waiting
+
+
+@settings(max_examples=300, deadline=None)
+@given(snapshots(), st.sampled_from(("fastest_first", "best_fit")))
+def test_scores_match_brute_force(snapshot, policy):
+    clusters, running, waiting = snapshot
+    got = tla_scores(clusters, running, waiting, 0.0, policy=policy)
+    want = brute_force_scores(clusters, running, waiting, 0.0, policy)
+    assert set(got) == set(want)
+    for name, tts in want.items():
+        assert got[name].turnaround == pytest.approx(tts, abs=1e-9)
+        assert got[name].att == pytest.approx(np.mean(tts), abs=1e-9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(snapshots())
+def test_one_waiting_job_goes_where_fastest_first_puts_it(snapshot):
+    clusters, running, waiting = snapshot
+    scores = tla_scores(clusters, running, waiting[:1])
+    assume(scores)  # the job fits somewhere now
+    best = min(scores, key=lambda c: (scores[c].att, [x.name for x in clusters].index(c)))
+    fits = [c for c in clusters if c.name in scores]
+    assert best == max(fits, key=lambda c: c.speed).name  # max keeps the first of ties
+
+
+# ------------------------------------------------------------------ engine decisions
+
+
+@st.composite
+def workloads(draw):
+    spec = [(draw(st.integers(2, 6)), draw(st.sampled_from((0.5, 1.0, 2.0))))
+            for _ in range(draw(st.integers(2, 3)))]  # fmt: skip
+    n = draw(st.integers(2, 14))
+    widest = max(p for p, _ in spec)
+    df = pd.DataFrame(
+        {"submit": sorted(float(draw(st.integers(0, 12))) for _ in range(n)),
+         "runtime": [float(draw(st.integers(1, 10))) for _ in range(n)],
+         "procs": [draw(st.integers(1, widest)) for _ in range(n)]}
+    )  # fmt: skip
+    return spec, df
+
+
+def decision_states(res, df, spec):
+    """For every started job, in start order (then queue order), the snapshot just
+    before its placement: running jobs (including those started earlier in the same
+    session), the waiting jobs with it first, and the cluster the engine chose."""
+    got = res.jobs
+    start, end, clus = got["start"].to_numpy(), got["end"].to_numpy(), got["cluster"].to_numpy()
+    names = [f"c{i}" for i in range(len(spec))]
+    order = sorted(range(len(df)), key=lambda j: (start[j], j))
+    for pos, j in enumerate(order):
+        t = start[j]
+        done = order[:pos]
+        running = [RunningJob(names[clus[i]], int(df.procs[i]), end[i])
+                   for i in done if end[i] > t]  # fmt: skip
+        waiting = [j] + [i for i in range(len(df)) if i not in done and i != j
+                         and df.submit[i] <= t]  # fmt: skip
+        waiting = [WaitingJob(int(df.procs[i]), df.submit[i], df.runtime[i]) for i in waiting]
+        yield t, running, waiting, clus[j]
+
+
+def free_now(spec, running):
+    free = [p for p, _ in spec]
+    for r in running:
+        free[int(r.cluster[1:])] -= r.procs
+    return free
+
+
+@settings(max_examples=150, deadline=None)
+@given(workloads(), st.sampled_from((None, 1)))
+def test_engine_decisions_are_the_scoring_steps(data, depth):
+    """With estimates = run times, each TLA decision of the engine equals the lowest
+    score of ``tla_scores`` on the state it was made in (ties: lowest index), or fastest
+    first where TLA is not activated (one candidate cluster, or nothing else waits)."""
+    spec, df = data
+    res = simulate(df, clusters_of(spec), "fcfs", "tla", tla=TLAOptions(depth=depth), debug=True)
+    assert_invariants(res, df, spec)
+    for t, running, waiting, chosen in decision_states(res, df, spec):
+        free = free_now(spec, running)
+        fits = [c for c in range(len(spec)) if free[c] >= waiting[0].procs]
+        fastest = min(fits, key=lambda c: (-spec[c][1], c))
+        if len(fits) < 2 or len(waiting) < 2:
+            assert chosen == fastest
+            continue
+        scores = tla_scores(clusters_of(spec), running, waiting, t, depth=depth)
+        best = None
+        for c in fits:  # the kernel's rule: lower by more than 1e-9 relative
+            s = scores[f"c{c}"].att
+            if best is None or s < scores[f"c{best}"].att * (1 - 1e-9):
+                best = c
+        assert chosen == best
+
+
+@settings(max_examples=100, deadline=None)
+@given(workloads())
+def test_depth_one_schedules_as_fastest_first(data):
+    spec, df = data
+    tla = simulate(df, clusters_of(spec), "fcfs", "tla", tla=TLAOptions(depth=1))
+    ff = simulate(df, clusters_of(spec), "fcfs", "fastest_first")
+    pd.testing.assert_frame_equal(tla.jobs, ff.jobs)
+    assert tla.counters["tla_changes"] == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(workloads())
+def test_ai2_decisions_compare_session_power(data):
+    """Each AI2 decision: best fit when its session (the following head jobs by fastest
+    first while they fit) consumes strictly more processors x speed than fastest
+    first's, else fastest first."""
+    spec, df = data
+    res = simulate(df, clusters_of(spec), "fcfs", "ai2", debug=True)
+    assert_invariants(res, df, spec)
+    speed = [s for _, s in spec]
+
+    def power(first, free, waiting):
+        free = list(free)
+        free[first] -= waiting[0].procs
+        total = waiting[0].procs * speed[first]
+        for w in waiting[1:]:
+            cands = [c for c in range(len(spec)) if free[c] >= w.procs]
+            if not cands:
+                break
+            c = min(cands, key=lambda c: (-speed[c], c))
+            free[c] -= w.procs
+            total += w.procs * speed[c]
+        return total
+
+    for _, running, waiting, chosen in decision_states(res, df, spec):
+        free = free_now(spec, running)
+        fits = [c for c in range(len(spec)) if free[c] >= waiting[0].procs]
+        ff = min(fits, key=lambda c: (-speed[c], c))
+        bf = min(fits, key=lambda c: (free[c], c))
+        want = bf if power(bf, free, waiting) > power(ff, free, waiting) else ff
+        assert chosen == want
+
+
+def test_allocation_depth_follows_the_winning_simulation():
+    """Allocation depth 4 on a busy stream: a valid schedule (debug invariants), fewer
+    activations than depth 1 of allocation (decisions are taken from one simulation)."""
+    rng = np.random.default_rng(3)
+    n = 300
+    df = pd.DataFrame({"submit": np.sort(rng.integers(0, 3000, n)).astype(float),
+                       "runtime": rng.integers(1, 200, n).astype(float),
+                       "procs": rng.integers(1, 9, n)})  # fmt: skip
+    spec = [(8, 1.0), (8, 2.0), (6, 0.5)]
+    one = simulate(df, clusters_of(spec), "fcfs", "tla", debug=True)
+    four = simulate(df, clusters_of(spec), "fcfs", "tla", tla=TLAOptions(allocation_depth=4),
+                    debug=True)  # fmt: skip
+    assert_invariants(four, df, spec)
+    assert four.counters["tla_activations"] < one.counters["tla_activations"]
+
+
+def test_random_fit_inside_the_simulation_is_seeded():
+    rng = np.random.default_rng(5)
+    n = 200
+    df = pd.DataFrame({"submit": np.sort(rng.integers(0, 2000, n)).astype(float),
+                       "runtime": rng.integers(1, 200, n).astype(float),
+                       "procs": rng.integers(1, 9, n)})  # fmt: skip
+    clusters = clusters_of([(8, 1.0), (8, 2.0), (6, 0.5)])
+    opts = TLAOptions(policy="random_fit")
+    a = simulate(df, clusters, "fcfs", "tla", tla=opts, seed=1)
+    b = simulate(df, clusters, "fcfs", "tla", tla=opts, seed=1)
+    pd.testing.assert_frame_equal(a.jobs, b.jobs)
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [({"depth": 0}, "depth"), ({"depth": 2.5}, "depth"), ({"allocation_depth": True},
+     "allocation_depth"), ({"policy": "median_fit"}, "policy"), ({"metric": "wait"}, "metric")],
+)  # fmt: skip
+def test_bad_tla_options_are_named(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TLAOptions(**kwargs)
+
+
+def test_bad_snapshots_are_named():
+    clusters, running, waiting = SNAPSHOT
+    with pytest.raises(ValueError, match="waiting is empty"):
+        tla_scores(clusters, running, [])
+    with pytest.raises(ValueError, match=r"running\[0\].cluster 'Z'"):
+        tla_scores(clusters, [RunningJob("Z", 1, 5.0)], waiting)
+    with pytest.raises(ValueError, match=r"waiting\[1\].estimate"):
+        tla_scores(clusters, running, [waiting[0], WaitingJob(1, 0.0, float("nan"))])
+    with pytest.raises(ValueError, match="hold more than"):
+        tla_scores(clusters, [RunningJob("A", 10, 5.0)], waiting)
+    with pytest.raises(ValueError, match="more than any cluster"):
+        tla_scores(clusters, running, [WaitingJob(10, 0.0, 1.0)])
+
+
+def test_look_ahead_is_not_combined_with_coallocation():
+    df = pd.DataFrame({"submit": [0.0], "runtime": [1.0], "procs": [1]})
+    with pytest.raises(ValueError, match="look-ahead"):
+        simulate(df, clusters_of([(2, 1.0)]), "fcfs", "tla", coallocation="fixed_order")
+    with pytest.raises(ValueError, match="tla must be"):
+        simulate(df, clusters_of([(2, 1.0)]), "fcfs", "tla", tla={"depth": 3})
