@@ -33,7 +33,7 @@ import pandas as pd
 
 from hpcmodels.multicluster import Cluster, simulate
 from hpcmodels.multicluster.allocation import FASTEST_FIRST
-from hpcmodels.multicluster.lookahead import ATT, score_clusters
+from hpcmodels.multicluster.lookahead import ATT, release_heap, score_clusters
 from hpcmodels.workloads.archive import LogNotAvailable
 
 from timing import median_time
@@ -46,26 +46,24 @@ def snapshot(q: int, r: int, m: int, seed: int = 0):
     rel_clus = rng.integers(0, m, r)
     rel_procs = np.ones(r, np.int64)  # one processor each: the target fits everywhere
     free = procs - np.bincount(rel_clus, minlength=m)
-    rel_time = np.concatenate([rng.uniform(0, 2000, r), np.empty(q)])
+    heap0 = release_heap(rng.uniform(0, 2000, r), rel_clus, rel_procs, r + q)
     wprocs = rng.integers(1, 65, q)
     wprocs[0] = 1
     west = rng.exponential(1000.0, q)
     wsubmit = -rng.uniform(0, 5000, q)
-    return (np.ones(m), free, rel_time, np.concatenate([rel_procs, np.empty(q, np.int64)]),
-            np.concatenate([rel_clus, np.empty(q, np.int64)]), r, wprocs, wsubmit, west, q)  # fmt: skip
+    return np.ones(m), free, heap0, r, wprocs, wsubmit, west, q
 
 
 def decision_seconds(q: int, r: int, m: int, repeat: int) -> float:
-    speed, free, rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit, west, n = snapshot(q, r, m)
+    speed, free, heap0, n_rel, wprocs, wsubmit, west, n = snapshot(q, r, m)
     allowed = np.ones(m, np.bool_)
     scores = np.empty(m)
     plan_c, plan_s = np.empty(n, np.int64), np.empty(n)
     rng = np.zeros(1, np.uint64)
 
     def call():
-        return score_clusters(speed, free, rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit,
-                              west, n, 0.0, allowed, FASTEST_FIRST, ATT, rng, scores, plan_c,
-                              plan_s)  # fmt: skip
+        return score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n, 0.0, allowed,
+                              FASTEST_FIRST, ATT, rng, scores, plan_c, plan_s)  # fmt: skip
 
     seconds, _ = median_time(call, repeat)
     return seconds

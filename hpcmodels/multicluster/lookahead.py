@@ -48,7 +48,6 @@ import numba
 import numpy as np
 
 from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, pick
-from .heap import heap_pop, heap_push
 from .metrics import BOUNDED_SLOWDOWN_TAU
 from .rates import predicted_end, tolerance
 from .segtree import seg_first_le
@@ -124,23 +123,62 @@ def _cost(metric, tt, run):
 
 
 @numba.njit(cache=True)
-def simulate_branch(c0, speed, free0, rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit,
-                    west, n_wait, t, policy, metric, rng, out_clus, out_start, out_cost):  # fmt: skip
+def _sift_down(ht, hc, hp, i, size):
+    t, c, p = ht[i], hc[i], hp[i]
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and ht[child + 1] < ht[child]:
+            child += 1
+        if ht[child] >= t:
+            break
+        ht[i], hc[i], hp[i] = ht[child], hc[child], hp[child]
+        i = child
+    ht[i], hc[i], hp[i] = t, c, p
+
+
+@numba.njit(cache=True)
+def _push(ht, hc, hp, size, t, c, p):
+    """Add a release of ``p`` processors on ``c`` at ``t`` to the min-heap ``ht[:size]``
+    (``hc``, ``hp`` move along); return the new size."""
+    i = size
+    while i > 0:
+        parent = (i - 1) // 2
+        if ht[parent] <= t:
+            break
+        ht[i], hc[i], hp[i] = ht[parent], hc[parent], hp[parent]
+        i = parent
+    ht[i], hc[i], hp[i] = t, c, p
+    return size + 1
+
+
+@numba.njit(cache=True)
+def release_heap(rel_time, rel_clus, rel_procs, room):
+    """The releases as a min-heap by time (arrays of ``room`` >= their number)."""
+    n = rel_time.size
+    ht, hc, hp = np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64)
+    ht[:n], hc[:n], hp[:n] = rel_time, rel_clus, rel_procs
+    for i in range(n // 2 - 1, -1, -1):
+        _sift_down(ht, hc, hp, i, n)
+    return ht, hc, hp
+
+
+@numba.njit(cache=True)
+def simulate_branch(c0, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, policy,
+                    metric, rng, scratch, out_clus, out_start, out_cost, bound=np.inf):  # fmt: skip
     """Fig. 3 for target ``0`` on cluster ``c0``: the mean cost of the ``n_wait`` waiting
     jobs (``wprocs``, ``wsubmit``, ``west`` in queue order, the target first) replayed
-    first come first served from ``t``, with processors freed at ``rel_time[:n_rel]``
-    (``rel_procs`` on ``rel_clus``). ``rel_*`` need room for ``n_rel + n_wait`` events.
-    Writes each simulated job's cluster, start and cost into ``out_*``; returns inf if
-    some job fits no cluster."""
-    m = free0.size
-    free = free0.copy()
-    n_ev = n_rel + n_wait
-    heap = np.empty(n_ev, np.int64)
-    hpos = np.full(n_ev, -1, np.int64)
-    size = 0
-    for e in range(n_rel):
-        size = heap_push(heap, hpos, rel_time, size, e)
-    allowed = np.ones(m, np.bool_)
+    first come first served from ``t``, processors coming back at the ``n_rel``
+    releases of ``heap0`` (:func:`release_heap`). ``scratch`` = (heap arrays of room
+    ``n_rel + n_wait``, free processors), overwritten. Writes each simulated job's
+    cluster, start and cost into ``out_*``; returns inf if some job fits no cluster, or
+    as soon as the summed cost exceeds ``bound`` (every cost is >= 0: turnaround times
+    and slowdowns only add up, so such a branch cannot score below ``bound / n_wait``)."""
+    ht, hc, hp, free, allowed = scratch
+    free[:] = free0
+    ht[:n_rel], hc[:n_rel], hp[:n_rel] = heap0[0][:n_rel], heap0[1][:n_rel], heap0[2][:n_rel]
+    size = n_rel
     now = t
     total = 0.0
     for k in range(n_wait):
@@ -150,48 +188,59 @@ def simulate_branch(c0, speed, free0, rel_time, rel_procs, rel_clus, n_rel, wpro
         else:
             while True:
                 limit = now + tolerance(now)
-                while size > 0 and rel_time[heap[0]] <= limit:
-                    e, size = heap_pop(heap, hpos, rel_time, size)
-                    free[rel_clus[e]] += rel_procs[e]
+                while size > 0 and ht[0] <= limit:
+                    free[hc[0]] += hp[0]
+                    size -= 1
+                    if size > 0:
+                        ht[0], hc[0], hp[0] = ht[size], hc[size], hp[size]
+                        _sift_down(ht, hc, hp, 0, size)
                 if free.max() >= p:
                     break
                 if size == 0:
                     return np.inf
-                now = rel_time[heap[0]]
+                now = ht[0]
             u = _uniform(rng) if policy == RANDOM_FIT else 0.0
             c = pick(policy, free, speed, p, allowed, u)
         run = west[k] / speed[c]
         free[c] -= p
-        e = n_rel + k
-        rel_time[e] = now + run
-        rel_procs[e] = p
-        rel_clus[e] = c
-        size = heap_push(heap, hpos, rel_time, size, e)
+        size = _push(ht, hc, hp, size, now + run, c, p)
         out_clus[k] = c
         out_start[k] = now
         out_cost[k] = _cost(metric, now + run - wsubmit[k], run)
         total += out_cost[k]
+        if total > bound:
+            return np.inf
     return total / n_wait
 
 
 @numba.njit(cache=True)
-def score_clusters(speed, free, rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit, west,
-                   n_wait, t, allowed, policy, metric, rng, scores, plan_clus, plan_start):  # fmt: skip
-    """TLA's scores ``f(0, c)`` for every allowed cluster where the target fits now
-    (``scores[c]``; inf elsewhere) and the winner (-1 if none); ``plan_*`` receive the
-    winner's simulated clusters and starts of the ``n_wait`` jobs."""
+def branch_scratch(m, room):
+    """Scratch arrays of :func:`simulate_branch`."""
+    return (np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64),
+            np.empty(m, np.int64), np.ones(m, np.bool_))  # fmt: skip
+
+
+@numba.njit(cache=True)
+def score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, allowed,
+                   policy, metric, rng, scores, plan_clus, plan_start):  # fmt: skip
+    """TLA's winner among the allowed clusters where the target fits now (-1 if none):
+    ``scores[c]`` is ``f(0, c)`` for the clusters tried, inf where the target does not fit
+    or where the simulation was cut short because it could no longer win; ``plan_*``
+    receive the winner's simulated clusters and starts of the ``n_wait`` jobs."""
     m = free.size
     clus = np.empty(n_wait, np.int64)
     start = np.empty(n_wait)
     cost = np.empty(n_wait)
+    scratch = branch_scratch(m, n_rel + n_wait)
     best = -1
     for c in range(m):
         scores[c] = np.inf
         if not allowed[c] or free[c] < wprocs[0]:
             continue
-        scores[c] = simulate_branch(c, speed, free, rel_time, rel_procs, rel_clus, n_rel,
-                                    wprocs, wsubmit, west, n_wait, t, policy, metric, rng,
-                                    clus, start, cost)  # fmt: skip
+        # a later cluster wins only by scoring lower than the best by more than SCORE_RTOL
+        bound = np.inf if best < 0 else scores[best] * n_wait * (1 - SCORE_RTOL)
+        scores[c] = simulate_branch(c, speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait,
+                                    t, policy, metric, rng, scratch, clus, start, cost, bound)  # fmt: skip
         if best < 0 or scores[c] < scores[best] - SCORE_RTOL * abs(scores[best]):
             best = c
             plan_clus[:n_wait] = clus
@@ -201,9 +250,9 @@ def score_clusters(speed, free, rel_time, rel_procs, rel_clus, n_rel, wprocs, ws
 
 @numba.njit(cache=True)
 def _gather(state, j, t, depth):
-    """The look-ahead's inputs at ``t``: running jobs' releases (predicted end, procs,
-    cluster; room for ``depth`` more events) and the waiting jobs in queue order with
-    ``j`` first (at most ``depth``; 0: all)."""
+    """The look-ahead's inputs at ``t``: the running jobs' releases (predicted end,
+    cluster, procs) as a heap with room for the simulated jobs, and the waiting jobs in
+    queue order with ``j`` first (at most ``depth``; 0: all)."""
     n_rel = state.ctr[RLEN]
     limit = min(depth, state.ctr[QLEN]) if depth > 0 else state.ctr[QLEN]
     wait = np.empty(limit, np.int64)
@@ -216,18 +265,13 @@ def _gather(state, j, t, depth):
             wait[q] = i
             q += 1
         r = seg_first_le(state.wtree, r + 1, ANY)
-    n_ev = n_rel + q
-    rel_time = np.empty(n_ev)
-    rel_procs = np.empty(n_ev, np.int64)
-    rel_clus = np.empty(n_ev, np.int64)
+    rel_time = np.empty(n_rel)
+    running = state.heap[:n_rel]
     for k in range(n_rel):
-        i = state.heap[k]
-        rel_time[k] = predicted_end(state, i, t)
-        rel_procs[k] = state.procs[i]
-        rel_clus[k] = state.clus[i]
+        rel_time[k] = predicted_end(state, running[k], t)
+    heap0 = release_heap(rel_time, state.clus[running], state.procs[running], n_rel + q)
     wait = wait[:q]
-    return rel_time, rel_procs, rel_clus, n_rel, state.procs[wait], state.submit[wait], \
-        state.estimate[wait], wait  # fmt: skip
+    return heap0, n_rel, state.procs[wait], state.submit[wait], state.estimate[wait], wait
 
 
 @numba.njit(cache=True)
@@ -254,20 +298,17 @@ def tla_place(state, j, t, allowed):
             fits += 1
     if fits < 2 or state.ctr[QLEN] < 2:  # no choice, or nothing else waits: fastest first
         return _fastest(state, p, allowed)
-    rel_time, rel_procs, rel_clus, n_rel, wprocs, wsubmit, west, wait = _gather(
-        state, j, t, state.cfg[TLA_DEPTH]
-    )
+    heap0, n_rel, wprocs, wsubmit, west, wait = _gather(state, j, t, state.cfg[TLA_DEPTH])
     n_wait = wait.size
     scores = np.empty(m)
     plan_clus = np.empty(n_wait, np.int64)
     plan_start = np.empty(n_wait)
     policy, metric = state.cfg[TLA_POLICY], state.cfg[TLA_METRIC]
-    best = score_clusters(state.speed, state.free, rel_time, rel_procs, rel_clus, n_rel, wprocs,
-                          wsubmit, west, n_wait, t, allowed, policy, metric, state.rng, scores,
-                          plan_clus, plan_start)  # fmt: skip
-    shallow = score_clusters(state.speed, state.free, rel_time, rel_procs, rel_clus, n_rel,
-                             wprocs, wsubmit, west, 1, t, allowed, policy, metric, state.rng,
-                             scores, plan_clus[:1].copy(), plan_start[:1].copy())  # fmt: skip
+    best = score_clusters(state.speed, state.free, heap0, n_rel, wprocs, wsubmit, west, n_wait,
+                          t, allowed, policy, metric, state.rng, scores, plan_clus, plan_start)  # fmt: skip
+    shallow = score_clusters(state.speed, state.free, heap0, n_rel, wprocs, wsubmit, west, 1, t,
+                             allowed, policy, metric, state.rng, scores, plan_clus[:1].copy(),
+                             plan_start[:1].copy())  # fmt: skip
     state.ctr[TLA_ACTIVATIONS] += 1
     if best != shallow:  # another decision than simulation depth 1 (Figs. 10-11)
         state.ctr[TLA_CHANGES] += 1
@@ -379,9 +420,9 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
     if not waiting:
         raise ValueError("waiting is empty: there is no job to place")
     n_rel, n_wait = len(running), len(waiting) if depth is None else min(depth, len(waiting))
-    rel_time = np.empty(n_rel + n_wait)
-    rel_procs = np.empty(n_rel + n_wait, np.int64)
-    rel_clus = np.empty(n_rel + n_wait, np.int64)
+    rel_time = np.empty(n_rel)
+    rel_procs = np.empty(n_rel, np.int64)
+    rel_clus = np.empty(n_rel, np.int64)
     for k, job in enumerate(running):
         c = job.cluster
         if isinstance(c, str):
@@ -408,14 +449,15 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
             raise ValueError(f"waiting[{k}] needs {wprocs[k]} processors, more than any cluster")
     _, _, policy_code, metric_code = options.codes()
     rng = np.zeros(1, np.uint64)
+    heap0 = release_heap(rel_time, rel_clus, rel_procs, n_rel + n_wait)
+    scratch = branch_scratch(cap.size, n_rel + n_wait)
     out = {}
     for c in range(cap.size):
         if free[c] < wprocs[0]:
             continue
         clus, start, cost = np.empty(n_wait, np.int64), np.empty(n_wait), np.empty(n_wait)
-        att = simulate_branch(c, speed, free, rel_time, rel_procs, rel_clus, n_rel, wprocs,
-                              wsubmit, west, n_wait, now, policy_code, metric_code, rng, clus,
-                              start, cost)  # fmt: skip
+        att = simulate_branch(c, speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, now,
+                              policy_code, metric_code, rng, scratch, clus, start, cost)  # fmt: skip
         out[names[c]] = Score(float(att), cost.tolist(), [names[i] for i in clus],
                               start.tolist())  # fmt: skip
     return out

@@ -1,0 +1,48 @@
+"""Shih 2013's TLA reproduction (hpcmodels.papers.shih2013): the snapshot rows, Table 4's
+published cells, and the run/report pipeline on short traces."""
+
+import pandas as pd
+import pytest
+
+from hpcmodels.papers import shih2013 as shih
+
+
+def test_snapshot_rows_reproduce_table1_and_fig9():
+    rows = pd.DataFrame(shih.snapshot_rows()).set_index("quantity")
+    differs = rows[rows["verdict"] == "differs"]
+    assert list(differs.index) == ["turnaround of job 4, job 1 on B"]  # the printed slip
+    assert differs["ours"].iloc[0] == 7 and "t = 4" in differs["reason"].iloc[0]
+    fig9 = rows[rows["item"] == "Fig. 9"]
+    assert list(fig9["verdict"]) == ["exact", "exact"]
+    assert rows.loc["TLA's choice for job 1", "ours"] == "B"
+
+
+def test_table4_keeps_only_the_cells_notes_places():
+    assert len(shih.TABLE4) == 68
+    assert shih.TABLE4[("A2", "low", 0.0)] == -2 and shih.TABLE4[("F1", "low", 0.0)] == -3
+    assert shih.TABLE4[("A1", "high", 0.1)] == 35 and shih.TABLE4[("F2", "high", 0.2)] == 42
+    assert ("C1", "medium", 0.0) not in shih.TABLE4  # scrambled: not placed with certainty
+
+
+def test_quick_runs_give_rows_for_every_cell_and_name_missing_logs():
+    runs = shih.run_configurations(["A1", "B1"], ["medium"], [0.0], n_jobs={"A1": 2000},
+                                   progress=False)  # fmt: skip
+    assert runs[runs["wid"] == "B1"]["missing"].str.contains("DAS2").all()
+    imp = shih.improvement(runs)
+    assert set(imp.columns) >= {"BF", "FF", "AI2", "TLA", "improvement %"}
+    rows = pd.DataFrame(shih.table4_rows(imp, runs))
+    a1 = rows[rows["quantity"].str.startswith("A1")].iloc[0]
+    assert "first 2,000 jobs" in a1["reason"]
+    assert set(rows[rows["quantity"].str.startswith("B1")]["verdict"]) == {"not run"}
+
+
+def test_depth_one_changes_nothing_and_depth_all_is_counted():
+    depth = shih.depth_study("A1", "high", [1, None], n_jobs=1500, progress=False)
+    assert depth.loc[1, "changes vs depth 1"] == 0
+    assert depth.loc["all", "activations"] > 0
+
+
+@pytest.mark.parametrize("bad", ["Z9"])
+def test_unknown_workload_is_an_error(bad):
+    with pytest.raises(ValueError, match="unknown workload"):
+        shih.scaled_jobs(bad, 0.5)
