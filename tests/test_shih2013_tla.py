@@ -46,3 +46,18 @@ def test_depth_one_changes_nothing_and_depth_all_is_counted():
 def test_unknown_workload_is_an_error(bad):
     with pytest.raises(ValueError, match="unknown workload"):
         shih.scaled_jobs(bad, 0.5)
+
+
+def test_only_tla_reads_the_estimates():
+    """Fig. 8's premise: BF, FF and AI2 ignore estimates, so their ATT is the same for
+    every inaccuracy factor; TLA's may change."""
+    fig8 = shih.inaccuracy_study("A1", "high", (1, 1024), n_jobs=1500, progress=False)
+    for method in ("BF", "FF", "AI2"):
+        assert fig8[method].nunique() == 1
+    assert fig8["TLA"].nunique() == 2
+
+
+def test_knob_study_runs_every_setting():
+    table = shih.tla_knob_study("A2", "medium", depths=[1, None], allocation_depths=[1, 4],
+                                n_jobs=1000, progress=False)  # fmt: skip
+    assert len(table) == 4 and table["att"].gt(0).all()

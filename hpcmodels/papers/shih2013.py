@@ -26,6 +26,7 @@ from ..multicluster import Cluster, RunningJob, TLAOptions, WaitingJob, simulate
 from ..workloads.archive import LogNotAvailable, is_available, load_archive_log
 from ..workloads.clean import positive_runtime_and_procs, processors
 from ..workloads.transforms import (
+    estimate_inaccuracy,
     merge_logs,
     scale_to_loading,
     speed_vectors,
@@ -454,3 +455,76 @@ def depth_rows(depth: pd.DataFrame, runs: pd.DataFrame, label: str) -> list[dict
                           "the higher the depth the better", bool(last <= first),
                           f"depth {depth.index[0]}: {first:,.0f} s, {depth.index[-1]}: {last:,.0f} s")]  # fmt: skip
     return rows + activation_rows(runs)
+
+
+# ------------------------------------------------------------------ Section 5 studies
+INACCURACY_FACTORS = (1, 1.25, 1.5, 1.75, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+
+
+def _system(wid: str) -> list[Cluster]:
+    w = next(w for w in TABLE3 if w.wid == wid)
+    return [Cluster(f"c{i}", p) for i, p in enumerate(w.clusters)]
+
+
+def inaccuracy_study(wid: str, load: str, factors=INACCURACY_FACTORS, *, n_jobs: int | None = None,
+                     seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+    """Fig. 8: ATT of the four methods (SH = 0) when estimates follow the f-model (Eqs.
+    7-8) with each inaccuracy factor; one seeded estimate draw per factor."""
+    jobs = scaled_jobs(wid, LOADS[load], n_jobs=n_jobs, seed=seed)
+    clusters = _system(wid)
+    rows = {}
+    for f in tqdm(list(factors), desc="Fig. 8 factors", disable=not progress):
+        est = estimate_inaccuracy(jobs, float(f), seed=seed)
+        rows[f] = {m: simulate(est, clusters, "fcfs", a).metrics["att"] for m, a in METHODS.items()}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("inaccuracy factor")
+
+
+def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_first",),
+                   allocation_depths=(1,), n_jobs: int | None = None,
+                   progress: bool = True) -> pd.DataFrame:  # fmt: skip
+    """Figs. 12-13: TLA's ATT (SH = 0) over the product of simulation depths, policies
+    inside the simulation and allocation depths."""
+    jobs = scaled_jobs(wid, LOADS[load], n_jobs=n_jobs)
+    clusters = _system(wid)
+    grid = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
+    rows = []
+    for d, p, a in tqdm(grid, desc="TLA settings", disable=not progress):
+        opts = TLAOptions(depth=d, policy=p, allocation_depth=a)
+        res = simulate(jobs, clusters, "fcfs", "tla", tla=opts)
+        rows.append({"depth": "all" if d is None else d, "policy": p, "allocation depth": a,
+                     "att": res.metrics["att"]})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame,
+                    labels: dict) -> list[dict]:  # fmt: skip
+    """The claims of Sections 5.1, 5.3 and 5.4 on our runs (``labels``: which run)."""
+    rows = []
+    others = fig8[["BF", "FF", "AI2"]]
+    flat = bool((others.max() - others.min() <= 1e-9 * others.abs().max()).all())
+    rows.append(compare_claim("Fig. 8", f"BF, FF, AI2 against the inaccuracy ({labels['fig8']})",
+                              "constant (they do not read estimates)", flat,
+                              "constant" if flat else "varies"))  # fmt: skip
+    tla = fig8["TLA"]
+    rows.append(compare_claim("Fig. 8", f"TLA against the inaccuracy ({labels['fig8']})",
+                              "deteriorates as the factor grows", bool(tla.iloc[-1] > tla.iloc[0]),
+                              f"factor {tla.index[0]:g}: {tla.iloc[0]:,.0f} s, "
+                              f"{tla.index[-1]:g}: {tla.iloc[-1]:,.0f} s"))  # fmt: skip
+    deep = fig12[fig12["depth"] == fig12["depth"].iloc[-1]].set_index("policy")["att"]
+    worst = deep.idxmax()
+    rows.append(compare_claim("Fig. 12", f"worst policy inside the simulation ({labels['fig12']})",
+                              "random fit", worst == "random_fit",
+                              ", ".join(f"{p} {v:,.0f} s" for p, v in deep.items())))  # fmt: skip
+    by_policy = fig12.groupby("policy")["att"]
+    depth_effect = float((by_policy.max() - by_policy.min()).mean())
+    policy_effect = float(fig12.groupby("depth")["att"].agg(lambda s: s.max() - s.min()).mean())
+    rows.append(compare_claim("Fig. 12", f"depth matters more than policy ({labels['fig12']})",
+                              "the effect of depth exceeds that of the policy",
+                              depth_effect > policy_effect,
+                              f"mean ATT range over depths {depth_effect:,.0f} s, over policies "
+                              f"{policy_effect:,.0f} s"))  # fmt: skip
+    a = fig13.set_index("allocation depth")["att"]
+    rows.append(compare_claim("Fig. 13", f"ATT against allocation depth ({labels['fig13']})",
+                              "the larger the allocation depth the worse", bool(a.iloc[-1] >= a.iloc[0]),
+                              ", ".join(f"{k}: {v:,.0f} s" for k, v in a.items())))  # fmt: skip
+    return rows
