@@ -1,11 +1,11 @@
 """Benchmark of TLA (Shih 2013) in ``hpcmodels.multicluster``: one decision, and whole runs.
 
-Table 1, one TLA decision: the median time of :func:`score_clusters` (the engine's
-decision kernel: every candidate cluster scored by the Fig. 3 simulation of the whole
-queue) on a seeded synthetic snapshot with ``q`` waiting jobs (widths uniform 1..64,
-estimates exponential, mean 1,000 s), ``r`` = 100 running jobs spread over ``m``
-clusters of 128 processors (their ends uniform over the next 2,000 s), the target fitting
-on every cluster, so that all ``m`` are scored. Beside it, the paper's Fig. 5: "less than
+Table 1, one TLA decision: ``hpcmodels.papers.shih2013.decision_seconds``, the median
+time of ``score_clusters`` (the engine's decision kernel: every candidate cluster scored
+by the Fig. 3 simulation of the whole queue) on a seeded synthetic snapshot with ``q``
+waiting jobs (widths uniform 1..64, estimates exponential, mean 1,000 s), ``r`` = 100
+running jobs spread over ``m`` clusters of 128 processors (their ends uniform over the
+next 2,000 s), the target fitting on every cluster, so that all ``m`` are scored. Beside it, the paper's Fig. 5: "less than
 1 s" per score on a Core 2 PC with five clusters (read off the figure: about 1 s at the
 largest queues). Target: under 1 ms at q = 1,000, m = 5.
 
@@ -32,48 +32,15 @@ import numpy as np
 import pandas as pd
 
 from hpcmodels.multicluster import Cluster, simulate
-from hpcmodels.multicluster.allocation import FASTEST_FIRST
-from hpcmodels.multicluster.lookahead import ATT, release_heap, score_clusters
+from hpcmodels.papers.shih2013 import decision_seconds
 from hpcmodels.workloads.archive import LogNotAvailable
-
-from timing import median_time
-
-
-def snapshot(q: int, r: int, m: int, seed: int = 0):
-    """Arrays of one decision (see the module docstring)."""
-    rng = np.random.default_rng(seed)
-    procs = np.full(m, 128, np.int64)
-    rel_clus = rng.integers(0, m, r)
-    rel_procs = np.ones(r, np.int64)  # one processor each: the target fits everywhere
-    free = procs - np.bincount(rel_clus, minlength=m)
-    heap0 = release_heap(rng.uniform(0, 2000, r), rel_clus, rel_procs, r + q)
-    wprocs = rng.integers(1, 65, q)
-    wprocs[0] = 1
-    west = rng.exponential(1000.0, q)
-    wsubmit = -rng.uniform(0, 5000, q)
-    return np.ones(m), free, heap0, r, wprocs, wsubmit, west, q
-
-
-def decision_seconds(q: int, r: int, m: int, repeat: int) -> float:
-    speed, free, heap0, n_rel, wprocs, wsubmit, west, n = snapshot(q, r, m)
-    allowed = np.ones(m, np.bool_)
-    scores = np.empty(m)
-    plan_c, plan_s = np.empty(n, np.int64), np.empty(n)
-    rng = np.zeros(1, np.uint64)
-
-    def call():
-        return score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n, 0.0, allowed,
-                              FASTEST_FIRST, ATT, rng, scores, plan_c, plan_s)  # fmt: skip
-
-    seconds, _ = median_time(call, repeat)
-    return seconds
 
 
 def decision_table(quick: bool) -> pd.DataFrame:
     rows = []
     for m in (5, 20):
         for q in (100, 1_000) if quick else (100, 1_000, 10_000):
-            s = decision_seconds(q, 100, m, 5 if q > 1_000 else 21)
+            s = decision_seconds(q, 100, m, repeat=5 if q > 1_000 else 21)
             target = q == 1_000 and m == 5
             rows.append({"m clusters": m, "q waiting": f"{q:,}", "r running": 100,
                          "ours (ms)": f"{s * 1e3:.3f}",

@@ -19,10 +19,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
 from ..multicluster import Cluster, RunningJob, TLAOptions, WaitingJob, simulate, tla_scores
+from ..multicluster.allocation import FASTEST_FIRST
+from ..multicluster.lookahead import ATT, release_heap, score_clusters
 from ..workloads.archive import LogNotAvailable, is_available, load_archive_log
 from ..workloads.clean import positive_runtime_and_procs, processors
 from ..workloads.transforms import (
@@ -325,9 +328,10 @@ def run_configurations(wids, loads, sh_levels, *, n_vectors: int = 10,
 def improvement(runs: pd.DataFrame) -> pd.DataFrame:
     """Per (workload, load, SH): each method's ATT averaged over the speed vectors, and
     TLA's improvement over the best of BF, FF and AI2, ``100 (best - TLA) / best`` %."""
-    done = runs[runs["missing"].isna()]
+    done = runs[runs["missing"].isna()].copy()
+    done["load"] = pd.Categorical(done["load"], categories=list(LOADS), ordered=True)
     att = done.pivot_table(index=["wid", "load", "sh"], columns="method", values="att",
-                           aggfunc="mean")  # fmt: skip
+                           aggfunc="mean", observed=True)  # fmt: skip
     att = att[list(METHODS)]
     att["best other"] = att[["BF", "FF", "AI2"]].min(axis=1)
     att["improvement %"] = 100 * (att["best other"] - att["TLA"]) / att["best other"]
@@ -528,3 +532,55 @@ def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame
                               "the larger the allocation depth the worse", bool(a.iloc[-1] >= a.iloc[0]),
                               ", ".join(f"{k}: {v:,.0f} s" for k, v in a.items())))  # fmt: skip
     return rows
+
+
+def decision_seconds(q: int, r: int, m: int, *, repeat: int = 5, seed: int = 0) -> float:
+    """Fig. 5: median wall time of one TLA decision (every one of ``m`` clusters of 128
+    processors scored, the whole queue simulated) on a seeded snapshot: ``q`` waiting
+    jobs (widths 1..64, estimates exponential with mean 1,000 s), ``r`` one-processor
+    running jobs ending within 2,000 s; one warm-up call first."""
+    rng = np.random.default_rng(seed)
+    rel_clus = rng.integers(0, m, r)
+    free = np.full(m, 128, np.int64) - np.bincount(rel_clus, minlength=m)
+    heap0 = release_heap(rng.uniform(0, 2000, r), rel_clus, np.ones(r, np.int64), r + q)
+    wprocs = rng.integers(1, 65, q)
+    wprocs[0] = 1  # the target fits on every cluster
+    west, wsubmit = rng.exponential(1000.0, q), -rng.uniform(0, 5000, q)
+    args = (np.ones(m), free, heap0, r, wprocs, wsubmit, west, q, 0.0, np.ones(m, np.bool_),
+            FASTEST_FIRST, ATT, np.zeros(1, np.uint64), np.empty(m), np.empty(q, np.int64),
+            np.empty(q))  # fmt: skip
+    score_clusters(*args)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        score_clusters(*args)
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def scoring_times(qs=(10, 100, 1_000, 5_000), rs=(10, 100, 1_000), m: int = 5) -> pd.DataFrame:
+    """Fig. 5's grid: milliseconds per decision for each (q waiting, r running)."""
+    table = pd.DataFrame(index=pd.Index(qs, name="q waiting"),
+                         columns=pd.Index(rs, name="r running"), dtype=float)  # fmt: skip
+    for q in qs:
+        for r in rs:
+            table.loc[q, r] = 1e3 * decision_seconds(q, r, m)
+    return table
+
+
+def vector_spread(wid: str, load: str, sh: float, *, n_vectors: int = 10, n_jobs: int | None = None,
+                  seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+    """Fig. 7: each method's ATT for each of ``n_vectors`` speed vectors (rows)."""
+    runs = run_configurations([wid], [load], [sh], n_vectors=n_vectors,
+                              n_jobs={wid: n_jobs}, seed=seed, progress=progress)  # fmt: skip
+    return runs.pivot(index="vector", columns="method", values="att")[list(METHODS)]
+
+
+def spread_rows(spread: pd.DataFrame, label: str) -> list[dict]:
+    """Fig. 7's claim: TLA's ATT varies less over the speed vectors (coefficient of
+    variation) than the other methods'."""
+    cv = 100 * spread.std(ddof=0) / spread.mean()
+    holds = bool(cv["TLA"] < cv[["BF", "FF", "AI2"]].min())
+    return [compare_claim("Fig. 7", f"coefficient of variation over speed vectors ({label})",
+                          "TLA's is smaller than the other methods' in most configurations",
+                          holds, ", ".join(f"{k} {v:.1f} %" for k, v in cv.items()))]  # fmt: skip
