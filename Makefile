@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# Debian's chromium, driven by Playwright in the browser tests of the explorers
+CHROMIUM := /usr/bin/chromium
 export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 
 .PHONY: reproduce test lab bench lint format clean
@@ -17,7 +19,10 @@ $(STAMP): pyproject.toml
 reproduce: $(STAMP)  ## run every notebook at its quick defaults, write figures/ and build/REPORT.md
 	$(PY) -m hpcmodels reproduce
 
-test: $(STAMP)  ## lint, then unit, property, paper checks and nbval over notebooks/
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser tests and nbval over notebooks/
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 

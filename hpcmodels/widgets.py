@@ -215,7 +215,7 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
     load = w.Dropdown(options=list(shih2013.LOADS), value="medium", description="load")
     sh = w.Dropdown(options=list(shih2013.SH_LEVELS), value=0.0, description="SH")
     vector = _slider(w.IntSlider, 0, 0, 9, 1, "speed vector")
-    depth = _slider(w.IntSlider, 0, 0, 500, 10, "simulation depth (0: all)")
+    depth = _slider(w.IntSlider, 0, 0, 500, 1, "simulation depth (0: all)")
     adepth = _slider(w.IntSlider, 1, 1, 8, 1, "allocation depth")
     button = w.Button(description="Run", button_style="primary")
     bar = w.IntProgress(value=0, min=0, max=len(shih2013.METHODS), description="runs")
