@@ -285,3 +285,14 @@ def test_look_ahead_is_not_combined_with_coallocation():
         simulate(df, clusters_of([(2, 1.0)]), "fcfs", "tla", coallocation="fixed_order")
     with pytest.raises(ValueError, match="tla must be"):
         simulate(df, clusters_of([(2, 1.0)]), "fcfs", "tla", tla={"depth": 3})
+
+
+@settings(max_examples=40, deadline=None)
+@given(workloads(), st.sampled_from(("first_available", "smallest_first", "conservative", "easy")))
+def test_look_ahead_under_every_selection_keeps_the_invariants(data, selection):
+    """TLA and AI2 under the other selections (the paper's future work): the schedules
+    are valid (debug invariants, no job before its submit, processors conserved)."""
+    spec, df = data
+    for allocation in ("tla", "ai2"):
+        res = simulate(df, clusters_of(spec), selection, allocation, debug=True)
+        assert_invariants(res, df, spec)
