@@ -4,7 +4,7 @@ Table 1, one TLA decision: ``hpcmodels.papers.shih2013.decision_seconds``, the m
 time of ``score_clusters`` (the engine's decision kernel: every candidate cluster scored
 by the Fig. 3 simulation of the whole queue) on a seeded synthetic snapshot with ``q``
 waiting jobs (widths uniform 1..64, estimates exponential, mean 1,000 s), ``r`` = 100
-running jobs spread over ``m`` clusters of 128 processors (their ends uniform over the
+running jobs spread over ``m`` clusters of 228 processors (their ends uniform over the
 next 2,000 s), the target fitting on every cluster, so that all ``m`` are scored. Beside it, the paper's Fig. 5: "less than
 1 s" per score on a Core 2 PC with five clusters (read off the figure: about 1 s at the
 largest queues). Target: under 1 ms at q = 1,000, m = 5.
