@@ -49,7 +49,7 @@ import numpy as np
 
 from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, pick
 from .metrics import BOUNDED_SLOWDOWN_TAU
-from .rates import predicted_end, tolerance
+from .rates import TIME_RTOL, predicted_end, tolerance
 from .segtree import seg_first_le
 from .state import (
     PLAN_T,
@@ -187,27 +187,33 @@ def simulate_branch(c0, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wai
             c = c0
         else:
             while True:
-                limit = now + tolerance(now)
+                limit = now + TIME_RTOL * max(abs(now), 1.0)  # rates.tolerance, inlined
                 while size > 0 and ht[0] <= limit:
                     free[hc[0]] += hp[0]
                     size -= 1
                     if size > 0:
                         ht[0], hc[0], hp[0] = ht[size], hc[size], hp[size]
                         _sift_down(ht, hc, hp, 0, size)
-                if free.max() >= p:
+                widest = free[0]  # a plain loop: free.max() costs twice the whole step
+                for i in range(1, free.size):
+                    widest = max(widest, free[i])
+                if widest >= p:
                     break
                 if size == 0:
                     return np.inf
                 now = ht[0]
-            u = _uniform(rng) if policy == RANDOM_FIT else 0.0
-            c = pick(policy, free, speed, p, allowed, u)
+            if policy == RANDOM_FIT:
+                c = pick(policy, free, speed, p, allowed, _uniform(rng))
+            else:
+                c = pick(policy, free, speed, p, allowed, 0.0)
         run = west[k] / speed[c]
         free[c] -= p
         size = _push(ht, hc, hp, size, now + run, c, p)
         out_clus[k] = c
         out_start[k] = now
-        out_cost[k] = _cost(metric, now + run - wsubmit[k], run)
-        total += out_cost[k]
+        cost = _cost(metric, now + run - wsubmit[k], run)
+        out_cost[k] = cost
+        total += cost
         if total > bound:
             return np.inf
     return total / n_wait
