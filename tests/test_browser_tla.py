@@ -13,6 +13,8 @@ import nbformat
 import pytest
 from playwright.sync_api import sync_playwright
 
+from logs import SDSC, need_log
+
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
@@ -116,6 +118,7 @@ def test_run_explorer_runs_the_four_methods_and_depth_one_is_fastest_first(app):
     """Run (A1, medium load, first 2,000 jobs): the progress bar fills, a table of the
     four methods' ATT and a chart appear. Then the depth slider moved one step right
     (depth 1) and Run again: TLA's ATT equals fastest first's (depth 1 decides as FF)."""
+    need_log(SDSC)  # A1 is the SDSC SP2 log
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
         page = browser.new_page(viewport={"width": 1400, "height": 1400})

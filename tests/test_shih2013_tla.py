@@ -6,6 +6,14 @@ import pytest
 
 from hpcmodels.papers import shih2013 as shih
 
+from logs import SDSC, need_log
+
+
+@pytest.fixture
+def sdsc():
+    """A1/A2 need the SDSC SP2 log: skipped, naming it, where it is absent."""
+    need_log(SDSC)
+
 
 def test_snapshot_rows_reproduce_table1_and_fig9():
     rows = pd.DataFrame(shih.snapshot_rows()).set_index("quantity")
@@ -24,7 +32,7 @@ def test_table4_keeps_only_the_cells_notes_places():
     assert ("C1", "medium", 0.0) not in shih.TABLE4  # scrambled: not placed with certainty
 
 
-def test_quick_runs_give_rows_for_every_cell_and_name_missing_logs():
+def test_quick_runs_give_rows_for_every_cell_and_name_missing_logs(sdsc):
     runs = shih.run_configurations(["A1", "B1"], ["medium"], [0.0], n_jobs={"A1": 2000},
                                    progress=False)  # fmt: skip
     assert runs[runs["wid"] == "B1"]["missing"].str.contains("DAS2").all()
@@ -36,7 +44,7 @@ def test_quick_runs_give_rows_for_every_cell_and_name_missing_logs():
     assert set(rows[rows["quantity"].str.startswith("B1")]["verdict"]) == {"not run"}
 
 
-def test_depth_one_changes_nothing_and_depth_all_is_counted():
+def test_depth_one_changes_nothing_and_depth_all_is_counted(sdsc):
     depth = shih.depth_study("A1", "high", [1, None], n_jobs=1500, progress=False)
     assert depth.loc[1, "changes vs depth 1"] == 0
     assert depth.loc["all", "activations"] > 0
@@ -48,7 +56,7 @@ def test_unknown_workload_is_an_error(bad):
         shih.scaled_jobs(bad, 0.5)
 
 
-def test_only_tla_reads_the_estimates():
+def test_only_tla_reads_the_estimates(sdsc):
     """Fig. 8's premise: BF, FF and AI2 ignore estimates, so their ATT is the same for
     every inaccuracy factor; TLA's may change."""
     fig8 = shih.inaccuracy_study("A1", "high", (1, 1024), n_jobs=1500, progress=False)
@@ -57,7 +65,7 @@ def test_only_tla_reads_the_estimates():
     assert fig8["TLA"].nunique() == 2
 
 
-def test_knob_study_runs_every_setting():
+def test_knob_study_runs_every_setting(sdsc):
     table = shih.tla_knob_study("A2", "medium", depths=[1, None], allocation_depths=[1, 4],
                                 n_jobs=1000, progress=False)  # fmt: skip
     assert len(table) == 4 and table["att"].gt(0).all()
