@@ -40,5 +40,6 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-clean:
+clean:  ## also numba's disk cache: it is keyed per file, so an edited callee in another module can stay stale
 	rm -rf build .pytest_cache
+	find hpcmodels -name '*.nbi' -delete -o -name '*.nbc' -delete
