@@ -62,6 +62,7 @@ from .state import (
     TLA_METRIC,
     TLA_POLICY,
 )
+from .system import cluster_arrays
 
 __all__ = ["TLAOptions", "METRICS", "SIM_POLICIES", "RunningJob", "WaitingJob", "Score",
            "tla_scores", "simulate_branch", "score_clusters", "tla_place", "ai2_place"]  # fmt: skip
@@ -166,15 +167,13 @@ def release_heap(rel_time, rel_clus, rel_procs, room):
 
 @numba.njit(cache=True)
 def simulate_branch(c0, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, policy,
-                    metric, rng, scratch, out_clus, out_start, out_cost, bound=np.inf):  # fmt: skip
+                    metric, rng, scratch, out_clus, out_start, out_cost):  # fmt: skip
     """Fig. 3 for target ``0`` on cluster ``c0``: the mean cost of the ``n_wait`` waiting
     jobs (``wprocs``, ``wsubmit``, ``west`` in queue order, the target first) replayed
     first come first served from ``t``, processors coming back at the ``n_rel``
     releases of ``heap0`` (:func:`release_heap`). ``scratch`` = (heap arrays of room
     ``n_rel + n_wait``, free processors), overwritten. Writes each simulated job's
-    cluster, start and cost into ``out_*``; returns inf if some job fits no cluster, or
-    as soon as the summed cost exceeds ``bound`` (every cost is >= 0: turnaround times
-    and slowdowns only add up, so such a branch cannot score below ``bound / n_wait``)."""
+    cluster, start and cost into ``out_*``; returns inf if some job fits no cluster."""
     ht, hc, hp, free, allowed = scratch
     free[:] = free0
     ht[:n_rel], hc[:n_rel], hp[:n_rel] = heap0[0][:n_rel], heap0[1][:n_rel], heap0[2][:n_rel]
@@ -214,8 +213,6 @@ def simulate_branch(c0, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wai
         cost = _cost(metric, now + run - wsubmit[k], run)
         out_cost[k] = cost
         total += cost
-        if total > bound:
-            return np.inf
     return total / n_wait
 
 
@@ -230,8 +227,7 @@ def branch_scratch(m, room):
 def score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, allowed,
                    policy, metric, rng, scores, plan_clus, plan_start):  # fmt: skip
     """TLA's winner among the allowed clusters where the target fits now (-1 if none):
-    ``scores[c]`` is ``f(0, c)`` for the clusters tried, inf where the target does not fit
-    or where the simulation was cut short because it could no longer win; ``plan_*``
+    ``scores[c]`` is ``f(0, c)`` there, inf where the target does not fit; ``plan_*``
     receive the winner's simulated clusters and starts of the ``n_wait`` jobs."""
     m = free.size
     clus = np.empty(n_wait, np.int64)
@@ -243,10 +239,8 @@ def score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, 
         scores[c] = np.inf
         if not allowed[c] or free[c] < wprocs[0]:
             continue
-        # a later cluster wins only by scoring lower than the best by more than SCORE_RTOL
-        bound = np.inf if best < 0 else scores[best] * n_wait * (1 - SCORE_RTOL)
         scores[c] = simulate_branch(c, speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait,
-                                    t, policy, metric, rng, scratch, clus, start, cost, bound)  # fmt: skip
+                                    t, policy, metric, rng, scratch, clus, start, cost)  # fmt: skip
         if best < 0 or scores[c] < scores[best] - SCORE_RTOL * abs(scores[best]):
             best = c
             plan_clus[:n_wait] = clus
@@ -415,8 +409,6 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
     in queue order (the first is the job to place); ``depth`` and ``policy`` as in
     :class:`TLAOptions`.
     """
-    from .system import cluster_arrays
-
     options = TLAOptions(depth=depth, policy=policy)
     cap, speed = cluster_arrays(list(clusters))
     names = [c.name for c in clusters]
