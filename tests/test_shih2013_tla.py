@@ -70,3 +70,14 @@ def test_knob_study_runs_every_setting(sdsc):
     table = shih.tla_knob_study("A2", "medium", depths=[1, None], allocation_depths=[1, 4],
                                 n_jobs=1000, progress=False)  # fmt: skip
     assert len(table) == 4 and table["att"].gt(0).all()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: shih.run_configurations(["A1"], ["heavy"], [0.0], progress=False),
+    lambda: shih.depth_study("A1", "High", [1], progress=False),
+    lambda: shih.tla_knob_study("A2", "", progress=False),
+    lambda: shih.inaccuracy_study("A1", "0.75", progress=False),
+])  # fmt: skip
+def test_unknown_load_names_are_errors(call):
+    with pytest.raises(ValueError, match="unknown load"):
+        call()

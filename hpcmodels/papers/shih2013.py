@@ -270,6 +270,13 @@ def snapshot_rows() -> list[dict]:
 T4_TOLERANCE = 5.0  # percentage points: Table 4 prints whole percents of averages
 
 
+def _load(name: str) -> float:
+    """The system loading of a Section 4 load level, by name."""
+    if name not in LOADS:
+        raise ValueError(f"unknown load {name!r}; choose one of {list(LOADS)}")
+    return LOADS[name]
+
+
 def scaled_jobs(wid: str, load: float, *, n_jobs: int | None = None, seed: int = 0):
     """Workload ``wid`` (first ``n_jobs`` jobs when given) with runtimes scaled to the
     system loading ``load`` on its Table 3 system (Eqs. 5-6, computed on the jobs used)."""
@@ -301,7 +308,7 @@ def run_configurations(wids, loads, sh_levels, *, n_vectors: int = 10,
         key = (wid, load)
         if key not in cache:
             try:
-                cache[key] = scaled_jobs(wid, LOADS[load], n_jobs=sizes[wid], seed=seed)
+                cache[key] = scaled_jobs(wid, _load(load), n_jobs=sizes[wid], seed=seed)
             except LogNotAvailable as err:
                 cache[key] = str(err).split(";")[0]
         jobs = cache[key]
@@ -425,7 +432,7 @@ def depth_study(wid: str, load: str, depths, *, n_jobs: int | None = None,
     """Figs. 10-11: TLA's ATT, activations and decision changes against simulation depth
     1 for each depth (None: every waiting job), SH = 0, FCFS."""
     w = next(w for w in TABLE3 if w.wid == wid)
-    jobs = scaled_jobs(wid, LOADS[load], n_jobs=n_jobs)
+    jobs = scaled_jobs(wid, _load(load), n_jobs=n_jobs)
     clusters = [Cluster(f"c{i}", p) for i, p in enumerate(w.clusters)]
     rows = []
     for depth in tqdm(list(depths), desc="simulation depth", disable=not progress):
@@ -477,7 +484,7 @@ def inaccuracy_study(wid: str, load: str, factors=INACCURACY_FACTORS, *, n_jobs:
                      seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
     """Fig. 8: ATT of the four methods (SH = 0) when estimates follow the f-model (Eqs.
     7-8) with each inaccuracy factor; one seeded estimate draw per factor."""
-    jobs = scaled_jobs(wid, LOADS[load], n_jobs=n_jobs, seed=seed)
+    jobs = scaled_jobs(wid, _load(load), n_jobs=n_jobs, seed=seed)
     clusters = _system(wid)
     rows = {}
     for f in tqdm(list(factors), desc="Fig. 8 factors", disable=not progress):
@@ -491,7 +498,7 @@ def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_fi
                    progress: bool = True) -> pd.DataFrame:  # fmt: skip
     """Figs. 12-13: TLA's ATT (SH = 0) over the product of simulation depths, policies
     inside the simulation and allocation depths."""
-    jobs = scaled_jobs(wid, LOADS[load], n_jobs=n_jobs)
+    jobs = scaled_jobs(wid, _load(load), n_jobs=n_jobs)
     clusters = _system(wid)
     grid = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
     rows = []
