@@ -73,7 +73,8 @@ def tolerance(t):
     return TIME_RTOL * max(abs(t), 1.0)
 
 
-SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy")
+SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy",
+              "first_available_once")  # fmt: skip
 ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first")
 COALLOCATIONS = ("fixed_order", "larger_first", "smaller_first")
 METRICS = (
@@ -245,8 +246,8 @@ class _Sim:
         if s == "fcfs":
             while self.queue and self.try_place(self.queue[0], t):
                 pass
-        elif s in ("first_available", "smallest_first", "largest_first"):
-            if s == "first_available":
+        elif s in ("first_available", "smallest_first", "largest_first", "first_available_once"):
+            if s in ("first_available", "first_available_once"):
                 key = self.rank.get
             elif s == "smallest_first":
 
@@ -259,7 +260,8 @@ class _Sim:
                     return (-self.procs[j], self.rank[j])
 
             for j in sorted(self.queue, key=key):
-                self.try_place(j, t)
+                if self.try_place(j, t) and s == "first_available_once":
+                    break
         elif s == "conservative":
             self.conservative(t)
         elif s == "easy":

@@ -4,7 +4,10 @@ Single site (Huang & Chang 2006, Section 3; Shih 2013): first, best, worst, medi
 random fit, and fastest first. Co-allocation site selection (Huang & Chang 2006,
 Section 3): fixed order, larger first, smaller first. Exact rules: package docstring.
 The look-ahead allocations ``ai2`` and ``tla`` (Shih 2013) are in :mod:`.lookahead`;
-:mod:`.placement` dispatches between them and these.
+Jones 2005's local allocation then migration (``local_first``), local allocation only
+(``local_only``) and bandwidth-aware co-allocation modules (``a1``, ``b1`` ... ``b4``) are
+in :mod:`hpcmodels.bandwidth.modules`; :mod:`.placement` dispatches between them and
+these.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..bandwidth.modules import MODULES
+
 __all__ = ["ALLOCATIONS", "COALLOCATIONS", "pick", "coallocate"]
 
 ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first",
-               "ai2", "tla")  # fmt: skip
-COALLOCATIONS = (None, "fixed_order", "larger_first", "smaller_first")
+               "ai2", "tla", "local_first", "local_only")  # fmt: skip
+COALLOCATIONS = (None, "fixed_order", "larger_first", "smaller_first", *MODULES)
 FIRST_FIT, BEST_FIT, WORST_FIT, MEDIAN_FIT, RANDOM_FIT, FASTEST_FIRST, AI2, TLA = range(8)
+LOCAL_FIRST, LOCAL_ONLY = 8, 9
 FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST = 1, 2, 3
 
 

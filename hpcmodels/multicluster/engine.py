@@ -22,12 +22,14 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, RANDOM_FIT, TLA
+from ..bandwidth.modules import A1
+from ..bandwidth.network import Network
+from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, LOCAL_FIRST, LOCAL_ONLY, RANDOM_FIT, TLA
 from .events import next_time, process_events
 from .lookahead import TLAOptions
 from .metrics import compute_metrics
 from .profile import init_pool
-from .rates import RATE_MODELS
+from .rates import BANDWIDTH, RATE_MODELS
 from .selection import session
 from .state import (
     COAL,
@@ -37,6 +39,7 @@ from .state import (
     EASY,
     EVENTS,
     LARGEST,
+    MAX_LEVEL,
     N_CFG,
     N_SPLIT,
     NOT_STARTED,
@@ -143,6 +146,11 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
     if missing:
         raise ValueError(f"jobs lacks column(s) {missing} (needs submit, runtime, procs)")
     out = {}
+    if "origin" in jobs:
+        origin = jobs["origin"].to_numpy()
+        if origin.dtype.kind not in "iu" or np.any(origin < 0):
+            raise ValueError("jobs column 'origin' must hold cluster indices (whole numbers >= 0)")
+        out["origin"] = origin.astype(np.int64)
     for name in ("submit", "runtime", "procs", "estimate"):
         column = jobs["runtime"] if name == "estimate" and name not in jobs else jobs[name]
         try:
@@ -189,7 +197,7 @@ def queue_ranks(submit: np.ndarray, procs: np.ndarray, sel: int) -> np.ndarray:
 
 def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc: int,
                 coal: int, slowdown: float, seed: int, debug: bool,
-                tla: TLAOptions | None = None) -> State:  # fmt: skip
+                tla: TLAOptions | None = None, network: Network | None = None) -> State:  # fmt: skip
     """A fresh engine state for validated job arrays (``data``: submit, runtime, procs,
     estimate). One ``default_rng(seed)`` draws random fit's uniforms, then the seed of
     the look-ahead's random stream."""
@@ -202,7 +210,9 @@ def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc:
     state = new_state(data["submit"], data["runtime"], data["procs"], data["estimate"], cap,
                       speed, queue_ranks(data["submit"], data["procs"], sel), cfg, slowdown,
                       uniforms, conservative=sel == CONSERVATIVE,
-                      rng_seed=int(rng.integers(2**63)))  # fmt: skip
+                      rng_seed=int(rng.integers(2**63)), origin=data.get("origin"),
+                      net=None if network is None else network.parameters(),
+                      link_cap=None if network is None else network.link_capacities(cap.size))  # fmt: skip
     if sel == CONSERVATIVE:
         init_pool(state)
         state.ctr[REBUILD] = 1
@@ -246,6 +256,7 @@ def simulate(
     drop_too_wide: bool = False,
     rate_model=None,
     tla: TLAOptions | None = None,
+    network: Network | None = None,
     debug: bool = False,
 ) -> Result:
     """Simulate rigid jobs on clusters (semantics in the package docstring).
@@ -271,6 +282,15 @@ def simulate(
         raise ValueError(f"co-allocation is not combined with backfilling ({selection!r})")
     if coal and alloc in (AI2, TLA):
         raise ValueError(f"co-allocation is not combined with look-ahead ({allocation!r})")
+    if coal >= A1 and network is None:
+        raise ValueError(f"co-allocation module {coallocation!r} needs network=Network(...)")
+    if network is not None and not isinstance(network, Network):
+        raise ValueError(f"network must be a hpcmodels.bandwidth.Network, got {network!r}")
+    if alloc == LOCAL_ONLY and coal:
+        raise ValueError("allocation 'local_only' runs jobs locally: no co-allocation")
+    if alloc in (LOCAL_FIRST, LOCAL_ONLY) and (not isinstance(jobs, pd.DataFrame)
+                                               or "origin" not in jobs):  # fmt: skip
+        raise ValueError(f"allocation {allocation!r} needs a jobs column 'origin' (cluster index)")
     if tla is not None and not isinstance(tla, TLAOptions):
         raise ValueError(f"tla must be a hpcmodels.multicluster.TLA, got {type(tla).__name__}")
     try:
@@ -286,13 +306,25 @@ def simulate(
         params = np.asarray(params, float)
         if params.ndim != 1 or not np.all(np.isfinite(params)):
             raise ValueError(f"rate model parameters must be finite numbers, got {params!r}")
+    if network is not None and network.dynamic:
+        if rate_model is not None:
+            raise ValueError("a dynamic network is a rate model: do not pass rate_model too")
+        rate_code = BANDWIDTH
     cap, speed = cluster_arrays(clusters)
     data = _as_jobs(jobs)
+    if "origin" in data and np.any(data["origin"] >= cap.size):
+        i = int(np.argmax(data["origin"] >= cap.size))
+        raise ValueError(f"job {jobs.index[i]!r}: origin = {data['origin'][i]} "
+                         f"(there are {cap.size} clusters)")  # fmt: skip
     limit = cap.sum() if coal else cap.max()
+    if alloc == LOCAL_ONLY:  # a job runs on its own cluster or never
+        limit = cap[data["origin"]]
     too_wide = data["procs"] > limit
     if too_wide.any() and not drop_too_wide:
         i = int(np.argmax(too_wide))
         where = "all clusters together" if coal else "every cluster"
+        if alloc == LOCAL_ONLY:
+            where, limit = "its own cluster", limit[i]
         raise ValueError(f"{int(too_wide.sum())} job(s) wider than {where} ({limit} processors), "
                          f"e.g. job {jobs.index[i]!r} with {data['procs'][i]} processors; "
                          "pass drop_too_wide=True to leave them out")  # fmt: skip
@@ -309,7 +341,7 @@ def simulate(
         return Result(out, metrics, list(clusters), empty)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
-    state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla)
+    state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network)
     state = run_to_end(state, rate_code, params)
     out.loc[keep, "start"] = state.start
     out.loc[keep, "end"] = state.end
@@ -319,6 +351,8 @@ def simulate(
     metrics = compute_metrics(kept, state.start, state.end, cap, state.fctr[Q_AREA])
     metrics["dropped"] = int(too_wide.sum())
     counters = {"events": int(state.ctr[EVENTS]), "sessions": int(state.ctr[SESSIONS])}
+    if network is not None:
+        counters["max_link_level"] = float(state.fctr[MAX_LEVEL])
     if alloc == TLA:
         counters.update(tla_activations=int(state.ctr[TLA_ACTIVATIONS]),
                         tla_changes=int(state.ctr[TLA_CHANGES]))  # fmt: skip

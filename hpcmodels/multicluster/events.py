@@ -12,12 +12,15 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..bandwidth.modules import A1, module_split
 from .allocation import RANDOM_FIT, coallocate
 from .heap import heap_pop, heap_push
-from .rates import apply_rates, tolerance
+from .rates import apply_rates, refresh_links, tolerance
 from .segtree import seg_set
 from .state import (
     ALLOC,
+    BSBW,
+    CHUNK,
     COAL,
     CONSERVATIVE,
     DEBUG,
@@ -27,6 +30,8 @@ from .state import (
     FCFS,
     LAST_FCFS_START,
     LAST_T,
+    LSLT,
+    MAX_LEVEL,
     N_SPLIT,
     NOW,
     NXT,
@@ -87,15 +92,19 @@ def start_job(state, j, c, t):
             state.ctr[U_PTR] += 1
     else:
         off = state.ctr[N_SPLIT]
-        rate, used = coallocate(
-            state.cfg[COAL],
-            state.free,
-            state.speed,
-            state.procs[j],
-            state.split_site,
-            state.split_procs,
-            off,
-        )
+        code = state.cfg[COAL]
+        if code >= A1:  # a bandwidth-aware module (Jones 2005)
+            net = state.net
+            used = module_split(code, state.free, state.link_load, state.link_cap,
+                                state.procs[j], net[BSBW], net[LSLT], net[CHUNK],
+                                state.split_site, state.split_procs, off)  # fmt: skip
+            rate = np.inf
+            for k in range(off, off + used):
+                state.free[state.split_site[k]] -= state.split_procs[k]
+                rate = min(rate, state.speed[state.split_site[k]])
+        else:
+            rate, used = coallocate(code, state.free, state.speed, state.procs[j],
+                                    state.split_site, state.split_procs, off)  # fmt: skip
         state.split_off[j] = off
         state.split_len[j] = used
         state.ctr[N_SPLIT] = off + used
@@ -107,6 +116,11 @@ def start_job(state, j, c, t):
     state.end[j] = t + work / rate
     state.pend[j] = t + work_est / rate
     state.ctr[RLEN] = heap_push(state.heap, state.hpos, state.end, state.ctr[RLEN], j)
+    if c < 0:
+        refresh_links(state)
+        if state.cfg[DEBUG] and state.cfg[COAL] == A1:
+            if state.fctr[MAX_LEVEL] > state.net[LSLT] * (1 + 1e-9):
+                raise AssertionError("A1 pushed a link beyond the saturation threshold")
 
 
 @numba.njit(cache=True)
@@ -122,6 +136,7 @@ def _release(state, j, t):
         state.ctr[REBUILD] = 1  # ended before its predicted end: the profile changed
     state.end[j] = t
     state.rem[j] = 0.0
+    return c < 0
 
 
 @numba.njit(cache=True)
@@ -151,8 +166,11 @@ def process_events(state, rate_code, params):
     state.fctr[LAST_T] = stamp
     state.fctr[NOW] = stamp
     state.ctr[RLEN] = size
+    links = False
     for k in range(size, rlen):  # finishes first
-        _release(state, state.heap[k], stamp)
+        links |= _release(state, state.heap[k], stamp)
+    if links:
+        refresh_links(state)
     if rlen > size:
         apply_rates(state, stamp, rate_code, params)
     sel = state.cfg[SEL]

@@ -9,10 +9,12 @@ the queue; the others (:mod:`.allocation`) read the free processors and speeds o
 from __future__ import annotations
 
 import numba
+import numpy as np
 
-from .allocation import AI2, TLA, pick
+from ..bandwidth.modules import A1, module_split
+from .allocation import AI2, BEST_FIT, LOCAL_FIRST, LOCAL_ONLY, TLA, pick
 from .lookahead import ai2_place, tla_place
-from .state import ALLOC, COAL, COALLOCATED, U_PTR
+from .state import ALLOC, BSBW, CHUNK, COAL, COALLOCATED, LSLT, U_PTR
 
 __all__ = ["NO_PLACE", "place"]
 
@@ -24,12 +26,21 @@ def place(state, j, t, allowed):
     """Where waiting job ``j`` starts at ``t``: a cluster index (single site, among the
     ``allowed`` clusters, by the run's allocation policy), ``COALLOCATED`` (-1: across
     sites by the co-allocation heuristic, when no single cluster fits and all free
-    processors together suffice), or ``NO_PLACE``. Nothing is changed but the
-    look-ahead's plan and counters; the engine's ``start_job`` does the starting (and
-    consumes random fit's uniform)."""
+    processors together suffice; with a bandwidth-aware module, when the module finds a
+    split), or ``NO_PLACE``. ``local_first`` is Jones 2005's LA then MIG: the job's own
+    cluster when it fits, else best fit; ``local_only`` the own cluster or nothing.
+    Nothing is changed but the look-ahead's plan and counters; the engine's
+    ``start_job`` does the starting (and consumes random fit's uniform)."""
     policy = state.cfg[ALLOC]
     p = state.procs[j]
-    if policy == TLA:
+    o = state.origin[j]
+    if policy == LOCAL_FIRST or policy == LOCAL_ONLY:
+        if allowed[o] and state.free[o] >= p:
+            return o
+        if policy == LOCAL_ONLY:
+            return NO_PLACE
+        c = pick(BEST_FIT, state.free, state.speed, p, allowed, 0.0)
+    elif policy == TLA:
         c = tla_place(state, j, t, allowed)
     elif policy == AI2:
         c = ai2_place(state, j, t, allowed)
@@ -39,6 +50,14 @@ def place(state, j, t, allowed):
         c = pick(policy, state.free, state.speed, p, allowed, u)
     if c >= 0:
         return c
-    if state.cfg[COAL] > 0 and state.free.sum() >= p:
+    coal = state.cfg[COAL]
+    if coal >= A1:
+        m = state.free.size
+        sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
+        if module_split(coal, state.free, state.link_load, state.link_cap, p, state.net[BSBW],
+                        state.net[LSLT], state.net[CHUNK], sites, widths, 0) > 0:  # fmt: skip
+            return COALLOCATED
+        return NO_PLACE
+    if coal > 0 and state.free.sum() >= p:
         return COALLOCATED
     return NO_PLACE

@@ -5,7 +5,7 @@ cluster's speed (the slowest site's speed when co-allocated, its work then being
 ``runtime x slowdown``). A *rate model* may change the rates of running jobs whenever
 the running set changes: the engine calls :func:`apply_rates` (model code, parameter
 array) after every batch of finishes and after every start (Jones 2005's bandwidth model
-plugs in here as another code). A model calls :func:`set_rate` for each job whose rate
+plugs in here as the code ``"bandwidth"``, :func:`bandwidth_rates`). A model calls :func:`set_rate` for each job whose rate
 changes (iterating over :func:`running_jobs`, a copy: ``set_rate`` reorders the heap);
 the job's remaining work is
 advanced to ``t`` at its old rate (``rem -= rate x (t - anchor)``) and its end becomes
@@ -21,11 +21,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..bandwidth.model import allot_kernel, demand_kernel, rate_kernel
 from .heap import heap_update
-from .state import REBUILD, RLEN
+from .state import BSBW, DEBUG, KFRAC, LINKS_DIRTY, MAX_LEVEL, REBUILD, RLEN
 
 __all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "predicted_end",
-           "running_jobs", "set_rate", "base_rate", "apply_rates", "crowding"]  # fmt: skip
+           "running_jobs", "set_rate", "base_rate", "apply_rates", "crowding",
+           "refresh_links", "bandwidth_rates"]  # fmt: skip
 
 TIME_RTOL = 1e-9
 """Relative tolerance (absolute below 1 s) within which event times are one time stamp."""
@@ -86,12 +88,12 @@ def set_rate(state, j, t, rate):
     state.ctr[REBUILD] = 1  # backfilling profiles read predicted ends
 
 
-RATE_MODELS = (None, "crowding")
+RATE_MODELS = (None, "crowding", "bandwidth")
 """Rate models by code (``simulate(..., rate_model=(name, params))``). Models are
 dispatched by code rather than passed as functions so that the engine's kernels stay in
 numba's on-disk cache (a kernel taking a jitted function as an argument is recompiled in
 every process)."""
-NO_MODEL, CROWDING = 0, 1
+NO_MODEL, CROWDING, BANDWIDTH = 0, 1, 2
 
 
 @numba.njit(cache=True)
@@ -109,3 +111,65 @@ def apply_rates(state, t, code, params):
     """Run rate model ``code`` (an index of ``RATE_MODELS``) at ``t``; 0 does nothing."""
     if code == CROWDING:
         crowding(state, t, params)
+    elif code == BANDWIDTH:
+        bandwidth_rates(state, t)
+
+
+@numba.njit(cache=True)
+def _coallocated(state):
+    """The running co-allocated jobs' indices."""
+    running = state.heap[: state.ctr[RLEN]]
+    return running[state.clus[running] < 0]
+
+
+@numba.njit(cache=True)
+def refresh_links(state):
+    """Recompute every link's load (the required bandwidth, Jones Eq. 1, of the running
+    co-allocated jobs over it) after a co-allocated job started or ended, record the
+    highest saturation level and ask the rate model to re-allot. Recomputed rather than
+    updated so that no rounding accumulates over millions of starts."""
+    if state.net.size == 0:
+        return
+    load = state.link_load
+    load[:] = 0.0
+    bsbw = state.net[BSBW]
+    for j in _coallocated(state):
+        off = state.split_off[j]
+        for k in range(off, off + state.split_len[j]):
+            load[state.split_site[k]] += demand_kernel(state.split_procs[k], state.procs[j], bsbw)
+    for c in range(load.size):
+        state.fctr[MAX_LEVEL] = max(state.fctr[MAX_LEVEL], load[c] / state.link_cap[c])
+    state.ctr[LINKS_DIRTY] = 1
+
+
+@numba.njit(cache=True)
+def bandwidth_rates(state, t):
+    """Jones 2005, Sections 3.5-3.7: when the links changed, allot bandwidth to the
+    running co-allocated jobs (Steps 1-5), and run each at ``base rate / (K + (1 - K) /
+    sd)`` with ``sd`` its allotted/required ratio (Eq. 5), the rate form of Eqs. 6-7
+    (:mod:`hpcmodels.bandwidth.model`)."""
+    if state.ctr[LINKS_DIRTY] == 0:
+        return
+    state.ctr[LINKS_DIRTY] = 0
+    jobs = _coallocated(state)
+    m = state.link_cap.size
+    demand = np.zeros((jobs.size, m))
+    bsbw = state.net[BSBW]
+    for a in range(jobs.size):
+        j = jobs[a]
+        off = state.split_off[j]
+        for k in range(off, off + state.split_len[j]):
+            demand[a, state.split_site[k]] = demand_kernel(
+                state.split_procs[k], state.procs[j], bsbw
+            )
+    allotted = np.empty_like(demand)
+    allot_kernel(demand, state.link_cap, allotted)
+    if state.cfg[DEBUG]:
+        for c in range(m):
+            if allotted[:, c].sum() > state.link_cap[c] * (1 + 1e-9) + 1e-9:
+                raise AssertionError("bandwidth allotted beyond a link's capacity")
+    for a in range(jobs.size):
+        required = demand[a].sum()
+        sd = allotted[a].sum() / required if required > 0 else 1.0
+        j = jobs[a]
+        set_rate(state, j, t, base_rate(state, j) * rate_kernel(min(sd, 1.0), state.net[KFRAC]))

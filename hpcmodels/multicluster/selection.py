@@ -9,8 +9,10 @@ walks past jobs that cannot (a job fits a single cluster iff its width is at mos
 largest free count, any placement with co-allocation iff at most the total free count).
 
 Cost per session (n jobs, q waiting, r running, m clusters, s jobs started):
-* ``fcfs``, ``first_available``, ``smallest_first``, ``largest_first``: O((s + 1)(log n
-  + m)), whatever the queue length.
+* ``fcfs``, ``first_available``, ``smallest_first``, ``largest_first``,
+  ``first_available_once``: O((s + 1)(log n + m)), whatever the queue length, when
+  every job up to the total free count has a placement; a co-allocation module that
+  declines (Jones 2005's A1 and B modules) adds O(log n + m p) per job it declines.
 * ``easy``: that, plus the head's shadow from a profile of the running jobs
   (O(r log r + m)) and a backfilling pass that descends the queue tree for jobs that fit
   either anywhere or, on the head's cluster, by ending before the shadow (widths and
@@ -50,7 +52,19 @@ from .profile import (
 )
 from .rates import apply_rates, tolerance
 from .segtree import seg_first_le, seg_first_le2, seg_set
-from .state import COAL, CONSERVATIVE, DIRTY, EASY, FCFS, QLEN, REBUILD, RLEN, SEL, SESSIONS
+from .state import (
+    COAL,
+    CONSERVATIVE,
+    DIRTY,
+    EASY,
+    FCFS,
+    FIRST_ONCE,
+    QLEN,
+    REBUILD,
+    RLEN,
+    SEL,
+    SESSIONS,
+)
 
 __all__ = ["session"]
 
@@ -80,9 +94,9 @@ def _start_from_head(state, t, rate_code, params, everywhere):
 
 
 @numba.njit(cache=True)
-def _one_pass(state, t, rate_code, params, everywhere):
+def _one_pass(state, t, rate_code, params, everywhere, once):
     """first_available / smallest_first / largest_first: one pass in queue order,
-    starting every job that has a placement."""
+    starting every job that has a placement (``once``: only the first of them)."""
     coal = state.cfg[COAL] > 0
     r = 0
     while True:
@@ -95,6 +109,8 @@ def _one_pass(state, t, rate_code, params, everywhere):
         if c != NO_PLACE:
             start_job(state, j, c, t)
             apply_rates(state, t, rate_code, params)
+            if once:
+                return
         r += 1
 
 
@@ -317,4 +333,4 @@ def session(state, t, rate_code, params):
     elif sel == CONSERVATIVE:
         _conservative(state, t, rate_code, params)
     else:
-        _one_pass(state, t, rate_code, params, everywhere)
+        _one_pass(state, t, rate_code, params, everywhere, sel == FIRST_ONCE)

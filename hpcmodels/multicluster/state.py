@@ -61,7 +61,8 @@ EVENTS = 9  # event times processed
 P_USED = 10  # profile pool nodes handed out so far (bump allocation past the free list)
 TLA_ACTIVATIONS = 11  # look-ahead decisions with a real choice (see .lookahead)
 TLA_CHANGES = 12  # ... of which chose another cluster than simulation depth 1 would
-N_CTR = 13
+LINKS_DIRTY = 13  # bandwidth model: 1 when a co-allocated job started or ended (re-allot)
+N_CTR = 14
 
 # fctr (float64) slots
 NOW = 0  # time of the last event
@@ -71,10 +72,20 @@ Q_AREA = 2  # integral of the queue length over time
 # fctr slot of the debug check "FCFS starts jobs in arrival order"
 LAST_FCFS_START = 3
 PLAN_T = 4  # time of the look-ahead's plan (``plan``)
-N_FCTR = 5
+MAX_LEVEL = 5  # bandwidth model: highest link load / capacity right after a start
+N_FCTR = 6
 
-SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy")
-FCFS, FIRST_AVAILABLE, SMALLEST, LARGEST, CONSERVATIVE, EASY = range(6)
+# net (float64) slots: the network of Jones 2005 (empty array: no network)
+BSBW = 0  # every job's bisection bandwidth (Mbps)
+LSLT = 1  # link saturation level threshold (fraction of capacity)
+CHUNK = 2  # B3's large chunk (fraction of the job's nodes)
+KFRAC = 3  # computation fraction K of every job
+DYNAMIC = 4  # 1: co-allocated jobs slow down with link saturation (rate model)
+N_NET = 5
+
+SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy",
+              "first_available_once")  # fmt: skip
+FCFS, FIRST_AVAILABLE, SMALLEST, LARGEST, CONSERVATIVE, EASY, FIRST_ONCE = range(7)
 
 # cfg (int64) slots
 SEL = 0
@@ -126,6 +137,10 @@ FIELDS = (
     ("p_next", np.int64),
     ("p_head", np.int64),
     ("uniforms", np.float64),
+    ("origin", np.int64),  # cluster a job arrived at (-1: none; local allocation)
+    ("net", np.float64),  # network parameters (slots above; empty: no network)
+    ("link_cap", np.float64),  # capacity of each cluster's link to the central switch
+    ("link_load", np.float64),  # required bandwidth (Eq. 1) of the co-allocated jobs on it
     ("plan", np.int64),  # look-ahead: cluster planned for a job at PLAN_T (-1: none)
     ("rng", np.uint64),  # look-ahead: splitmix64 state of random fit inside simulations
     ("ctr", np.int64),
@@ -175,7 +190,7 @@ def _as_tuple(s):
         s.wtree, s.etree, s.rtree, s.res_time, s.res_clus,
         s.split_off, s.split_len, s.split_site, s.split_procs,
         s.p_time, s.p_free, s.p_next, s.p_head,
-        s.uniforms, s.plan, s.rng, s.ctr, s.fctr,
+        s.uniforms, s.origin, s.net, s.link_cap, s.link_load, s.plan, s.rng, s.ctr, s.fctr,
     )  # fmt: skip
 
 
@@ -202,14 +217,17 @@ def _tree_size(n: int) -> int:
 
 
 def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown, uniforms,
-              conservative: bool, rng_seed: int = 0) -> State:  # fmt: skip
+              conservative: bool, rng_seed: int = 0, origin=None, net=None,
+              link_cap=None) -> State:  # fmt: skip
     """A fresh state at time ``submit.min()``: nothing running, nobody waiting yet.
 
     ``qrank`` is each job's rank in the selection's queue order (a permutation of
     ``0..n-1``). The conservative profile pool (only allocated for ``conservative``)
     holds one head step per cluster plus at most two steps per running or waiting job,
     so ``m + 4 n + 8`` nodes always suffice (steps are merged as they fall behind).
-    ``rng_seed`` seeds the look-ahead's random fit (:mod:`.lookahead`).
+    ``rng_seed`` seeds the look-ahead's random fit (:mod:`.lookahead`). ``origin`` (each
+    job's cluster of arrival), ``net`` (slots ``BSBW`` ... ``DYNAMIC``) and ``link_cap``
+    describe Jones 2005's network; by default there is none.
     """
     n, m = submit.size, cap.size
     size = _tree_size(n)
@@ -241,7 +259,11 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
         split_site=np.empty(max(n, 1) + m, np.int64), split_procs=np.empty(max(n, 1) + m, np.int64),
         p_time=np.zeros(pool), p_free=np.zeros(pool, np.int64), p_next=np.full(pool, -1, np.int64),
         p_head=np.full(m, -1, np.int64),
-        uniforms=uniforms, plan=np.full(n, -1, np.int64), rng=np.asarray([rng_seed], np.uint64),
+        uniforms=uniforms,
+        origin=np.full(n, -1, np.int64) if origin is None else origin,
+        net=np.empty(0) if net is None else net,
+        link_cap=np.zeros(m) if link_cap is None else link_cap, link_load=np.zeros(m),
+        plan=np.full(n, -1, np.int64), rng=np.asarray([rng_seed], np.uint64),
         ctr=ctr, fctr=fctr,
     )  # fmt: skip
     state = _make(*(
@@ -264,5 +286,6 @@ def copy_state(s):
         s.wtree.copy(), s.etree.copy(), s.rtree.copy(), s.res_time.copy(), s.res_clus.copy(),
         s.split_off.copy(), s.split_len.copy(), s.split_site.copy(), s.split_procs.copy(),
         s.p_time.copy(), s.p_free.copy(), s.p_next.copy(), s.p_head.copy(),
-        s.uniforms, s.plan.copy(), s.rng.copy(), s.ctr.copy(), s.fctr.copy(),
+        s.uniforms, s.origin, s.net, s.link_cap, s.link_load.copy(),
+        s.plan.copy(), s.rng.copy(), s.ctr.copy(), s.fctr.copy(),
     )  # fmt: skip

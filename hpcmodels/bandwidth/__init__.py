@@ -1,0 +1,51 @@
+"""Jones et al. 2005: bandwidth-centric co-allocation across clusters and the
+bandwidth-aware meta-schedulers.
+
+* :mod:`.model`: link demand (Eq. 1), PPBW from BSBW (Eq. 8), saturation (Eq. 3), the
+  bandwidth allotment (Steps 1-5, Eq. 4), slowdown factors (Eq. 5) and the progress
+  rate that carries Eqs. 6-7 (:mod:`.residual` is their literal recurrence).
+* :mod:`.modules`: the co-allocation modules A1 (Eqs. 9-11) and B1-B4 (Section 5).
+* :class:`Network`: the links as the engine (:func:`hpcmodels.multicluster.simulate`)
+  takes them; the engine runs the meta-schedulers (LA -> MIG -> module) with FPFS
+  selection and moves co-allocated jobs' ends at every link change.
+* :mod:`.experiment`: the paper's synthetic workload and strategies (No Share,
+  Migration Only, Ideal, First-Fit, fixed penalty, A1, B1-B4) as one call per point.
+"""
+
+from .model import (
+    allot_bandwidth,
+    link_demand,
+    ppbw_from_bsbw,
+    progress_rate,
+    saturation,
+    slowdown_factors,
+)
+from .network import Network
+from .residual import Residual, advance_residuals, start_residual
+
+# the experiments import the engine, which imports this package's kernels: load lazily
+_EXPERIMENT = ("Setup", "SECTION4", "SECTION6", "STRATEGIES", "SELECTION_READINGS", "workload",
+               "run_point", "coallocation_penalty", "batch_means_ci")  # fmt: skip
+
+
+def __getattr__(name: str):
+    if name in _EXPERIMENT:
+        from . import experiment
+
+        return getattr(experiment, name)
+    raise AttributeError(f"module 'hpcmodels.bandwidth' has no attribute {name!r}")
+
+
+__all__ = [
+    *_EXPERIMENT,
+    "Network",
+    "Residual",
+    "advance_residuals",
+    "allot_bandwidth",
+    "link_demand",
+    "ppbw_from_bsbw",
+    "progress_rate",
+    "saturation",
+    "slowdown_factors",
+    "start_residual",
+]

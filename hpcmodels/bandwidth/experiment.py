@@ -1,0 +1,193 @@
+"""Jones et al. 2005's experiments: the synthetic multi-cluster workload and every
+strategy as one call per point, run on the engine (:func:`hpcmodels.multicluster.simulate`).
+
+Workload (Section 3.8): each of ``clusters`` clusters of ``nodes`` single-processor nodes
+receives its own Poisson stream of ``jobs_per_cluster`` jobs (exponential inter-arrival
+times of mean ``mean_interarrival``), each job exponential execution time ``T_E`` of
+mean ``mean_runtime`` and ``UNIF[min_nodes, max_nodes]`` nodes (whole numbers, both
+ends included), computation fraction ``K``. Section 4.3 (Figs. 9-11): 100 nodes, 1000
+Mbps links, 4,000,000 jobs per cluster, UNIF[10, 90], means 150 s and 225 s, K = 0.7.
+Section 6.1 (Figs. 13-27): 4 clusters, 400,000 jobs per cluster, UNIF[10, 50], means
+150 s and 450 s, K = 0.7.
+
+Strategies (job selection FPFS, Section 4.1: ``selection="first_available"`` starts
+every job that fits in one pass over the queue, ``"first_available_once"`` only the
+first one per scheduling event; see :data:`SELECTION_READINGS`):
+
+* ``no_share``: every job on its own cluster (``local_only``);
+* ``migration_only``: local, else migration to the cluster with the fewest free nodes
+  that fit (LA -> MIG), no co-allocation;
+* ``ideal``: LA -> MIG -> First-Fit co-allocation on links of unlimited bandwidth;
+* ``first_fit``: LA -> MIG -> First-Fit co-allocation (most free nodes first, Section
+  4.2) under the bandwidth-centric model;
+* ``fixed_penalty``: as ``first_fit``, but every co-allocated job runs ``penalty``
+  times its execution time, links ignored (Section 4.3's fixed-penalty model);
+* ``a1``, ``b1``, ``b2``, ``b3``, ``b4``: LA -> MIG -> that module (Section 5) under
+  the bandwidth-centric model.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from ..multicluster import Cluster, simulate
+from .network import Network
+
+__all__ = ["Setup", "SECTION4", "SECTION6", "STRATEGIES", "SELECTION_READINGS", "workload",
+           "run_point", "coallocation_penalty", "batch_means_ci"]  # fmt: skip
+
+STRATEGIES = ("no_share", "migration_only", "ideal", "first_fit", "fixed_penalty",
+              "a1", "b1", "b2", "b3", "b4")  # fmt: skip
+SELECTION_READINGS = {
+    "first_available": "every job that fits, in one pass from head to tail (default)",
+    "first_available_once": "only the first job that fits, once per scheduling event",
+}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A multi-cluster and its synthetic workload (module docstring)."""
+
+    clusters: int = 4
+    nodes: int = 100
+    link_mbps: float = 1000.0
+    jobs_per_cluster: int = 400_000
+    mean_interarrival: float = 150.0
+    mean_runtime: float = 450.0
+    min_nodes: int = 10
+    max_nodes: int = 50
+    compute_fraction: float = 0.7
+
+    def __post_init__(self) -> None:
+        for name in ("clusters", "nodes", "jobs_per_cluster", "min_nodes", "max_nodes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise ValueError(f"Setup.{name} must be a whole number >= 1, got {value!r}")
+        for name in ("link_mbps", "mean_interarrival", "mean_runtime"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not np.isfinite(value) or value <= 0:
+                raise ValueError(f"Setup.{name} must be a finite number > 0, got {value!r}")
+        if not self.min_nodes <= self.max_nodes <= self.nodes:
+            raise ValueError(f"Setup needs min_nodes <= max_nodes <= nodes, got "
+                             f"{self.min_nodes}, {self.max_nodes}, {self.nodes}")  # fmt: skip
+        if not 0 <= self.compute_fraction <= 1:
+            raise ValueError(f"Setup.compute_fraction must be in [0, 1], got "
+                             f"{self.compute_fraction!r}")  # fmt: skip
+
+    @property
+    def system(self) -> list[Cluster]:
+        return [Cluster(f"C{i + 1}", self.nodes) for i in range(self.clusters)]
+
+    @property
+    def offered_load(self) -> float:
+        """Mean node demand over capacity: mean nodes x mean runtime / (interarrival x
+        nodes)."""
+        mean_nodes = 0.5 * (self.min_nodes + self.max_nodes)
+        return mean_nodes * self.mean_runtime / (self.mean_interarrival * self.nodes)
+
+    def scaled(self, jobs_per_cluster: int) -> Setup:
+        """The same set-up with another stream length."""
+        return replace(self, jobs_per_cluster=jobs_per_cluster)
+
+
+SECTION4 = Setup(jobs_per_cluster=4_000_000, mean_runtime=225.0, max_nodes=90)
+SECTION6 = Setup()
+
+
+@lru_cache(maxsize=4)
+def workload(setup: Setup, seed: int = 0) -> pd.DataFrame:
+    """The set-up's jobs (``submit``, ``runtime``, ``procs``, ``origin``) in submit
+    order, drawn from ``numpy.random.default_rng(seed)``: per cluster in turn its
+    inter-arrival gaps, execution times and node counts. Cached (the frame is shared:
+    do not modify it)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+    rng = np.random.default_rng(seed)
+    n = setup.jobs_per_cluster
+    parts = []
+    for c in range(setup.clusters):
+        submit = np.cumsum(rng.exponential(setup.mean_interarrival, n))
+        runtime = rng.exponential(setup.mean_runtime, n)
+        procs = rng.integers(setup.min_nodes, setup.max_nodes + 1, n)
+        parts.append(pd.DataFrame({"submit": submit, "runtime": runtime, "procs": procs,
+                                   "origin": np.full(n, c, np.int64)}))  # fmt: skip
+    jobs = pd.concat(parts, ignore_index=True)
+    return jobs.sort_values("submit", kind="stable", ignore_index=True)
+
+
+def batch_means_ci(values: np.ndarray, batches: int = 20) -> float:
+    """Half-width of the 95 % confidence interval of the mean of a correlated series
+    (turnaround times in submit order) by the method of batch means: the series cut into
+    ``batches`` consecutive batches, Student's t on their means."""
+    from scipy import stats
+
+    values = np.asarray(values, float)
+    if values.size < 2 * batches:
+        return float("nan")
+    means = np.array([b.mean() for b in np.array_split(values, batches)])
+    return float(stats.t.ppf(0.975, batches - 1) * means.std(ddof=1) / np.sqrt(batches))
+
+
+def coallocation_penalty(result_jobs: pd.DataFrame) -> float:
+    """Mean over co-allocated jobs of actual run time / original execution time (the
+    co-allocation penalty of Section 4.3); NaN when none was co-allocated."""
+    co = result_jobs[(result_jobs["cluster"] == -1) & (result_jobs["runtime"] > 0)]
+    if co.empty:
+        return float("nan")
+    return float(((co["end"] - co["start"]) / co["runtime"]).mean())
+
+
+def _plan(strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float,
+          penalty: float | None) -> dict:  # fmt: skip
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {list(STRATEGIES)}")
+    if strategy == "no_share":
+        return dict(allocation="local_only")
+    if strategy == "migration_only":
+        return dict(allocation="local_first")
+    plan = dict(allocation="local_first", coallocation="larger_first")
+    if strategy == "ideal":
+        return plan
+    if strategy == "fixed_penalty":
+        if penalty is None:
+            raise ValueError("strategy 'fixed_penalty' needs penalty= (the measured mean penalty)")
+        if not np.isfinite(penalty) or penalty < 1:
+            raise ValueError(f"penalty must be a finite number >= 1, got {penalty!r}")
+        return dict(plan, slowdown=float(penalty))
+    if strategy != "first_fit":
+        plan["coallocation"] = strategy
+    plan["network"] = Network(bsbw=bsbw, link_mbps=setup.link_mbps, lslt=lslt, chunk=chunk,
+                              compute_fraction=setup.compute_fraction)  # fmt: skip
+    return plan
+
+
+def run_point(strategy: str, setup: Setup = SECTION6, *, bsbw: float = 500.0,
+              lslt: float = 1.0, chunk: float = 0.8, penalty: float | None = None,
+              selection: str = "first_available", seed: int = 0,
+              debug: bool = False) -> dict:  # fmt: skip
+    """One strategy at one point: average turnaround time ``att``, ``mean_wait``, the
+    share of jobs co-allocated, their mean ``penalty`` (actual / original run time),
+    the highest link saturation level reached (``max_link_level``, load over capacity
+    right after a start; NaN without links) and the wall ``seconds``."""
+    if selection not in SELECTION_READINGS:
+        raise ValueError(
+            f"unknown selection {selection!r}; choose one of {list(SELECTION_READINGS)}"
+        )
+    plan = _plan(strategy, setup, bsbw, lslt, chunk, penalty)
+    jobs = workload(setup, seed)
+    began = time.perf_counter()
+    res = simulate(jobs, setup.system, selection, debug=debug, **plan)
+    seconds = time.perf_counter() - began
+    co = res.jobs["cluster"].to_numpy() == -1
+    return dict(strategy=strategy, bsbw=float(bsbw), lslt=float(lslt), chunk=float(chunk),
+                selection=selection, seed=seed, jobs=len(jobs), att=res.metrics["att"],
+                att_ci=batch_means_ci((res.jobs["end"] - res.jobs["submit"]).to_numpy()),
+                mean_wait=res.metrics["mean_wait"], coallocated=float(co.mean()),
+                penalty=coallocation_penalty(res.jobs),
+                max_link_level=res.counters.get("max_link_level", float("nan")),
+                seconds=seconds)  # fmt: skip

@@ -1,0 +1,194 @@
+"""Jones et al. 2005, Section 3: the bandwidth-centric job communication model.
+
+A co-allocated job of ``N`` nodes, ``n_i`` of them on cluster ``i``, needs on cluster
+``i``'s link to the central switch (Eq. 1)::
+
+    BW_i = n_i PPBW (N - n_i) / (N - 1)
+
+and with every job's bisection bandwidth held at ``BSBW`` its per-processor bandwidth is
+(Eq. 8, Eq. 1 solved so that a job split in halves needs exactly BSBW on each link)::
+
+    PPBW = BSBW 4 (N - 1) / N^2,   so   BW_i = 4 BSBW n_i (N - n_i) / N^2.
+
+A link of capacity ``BW_max`` is saturated when ``BW_max / sum of its jobs' BW_i < 1``
+(Eq. 3). Whenever a co-allocated job starts or ends, :func:`allot_bandwidth` runs the
+allotment algorithm (Steps 1-5 with the residual saturation of Eq. 4): the most
+saturated link scales all its unconstrained jobs down by its residual saturation, on
+every link they span, those jobs are then fixed and their allotment taken off the
+links' available bandwidth, and so on until no link is saturated by the jobs left. A
+job's allotted/required ratio is then the same on each of its links: its slowdown
+factor ``sd`` (Eq. 5).
+
+Residual times (Eqs. 6-7): over an interval ``dT`` a job spends the fraction
+``dT / T_E^R`` of its residual computation and (stretched) communication time, and the
+communication part is re-stretched by ``sd' / sd`` at every change. Computation and
+communication therefore always remain in the ratio ``K : 1 - K`` of the job's original
+profile, and the job progresses through its original execution time ``T_E`` at the rate
+(:func:`progress_rate`)::
+
+    rate = 1 / (K + (1 - K) / sd)
+
+seconds of ``T_E`` per second, which is how the engine runs it (``rates.set_rate``); the
+literal recurrence is :func:`.residual.advance_residuals`, and the tests check the two
+against each other.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = [
+    "ppbw_from_bsbw",
+    "link_demand",
+    "saturation",
+    "allot_bandwidth",
+    "slowdown_factors",
+    "progress_rate",
+]
+
+
+def _number(name: str, value, *, low: float = 0.0, strict: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    v = float(value)
+    if not np.isfinite(v) or v < low or (strict and v == low):
+        bound = f"> {low:g}" if strict else f">= {low:g}"
+        raise ValueError(f"{name} must be finite and {bound}, got {value!r}")
+    return v
+
+
+def _nodes(name: str, value, low: int) -> int:
+    v = _number(name, value, low=low)
+    if v != int(v):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    return int(v)
+
+
+@numba.njit(cache=True)
+def demand_kernel(n, total, bsbw):
+    """Eq. 1 with Eq. 8's PPBW: ``4 BSBW n (N - n) / N^2`` (0 for a one-node job)."""
+    if total <= 1:
+        return 0.0
+    return 4.0 * bsbw * n * (total - n) / (total * total)
+
+
+def ppbw_from_bsbw(bsbw: float, total_nodes: int) -> float:
+    """Per-processor bandwidth of a job of ``total_nodes`` whose bisection bandwidth is
+    ``bsbw`` (Eq. 8): ``BSBW 4 (N - 1) / N^2``."""
+    b = _number("bsbw", bsbw)
+    n = _nodes("total_nodes", total_nodes, 1)
+    return b * 4.0 * (n - 1) / (n * n)
+
+
+def link_demand(local_nodes: int, total_nodes: int, ppbw: float) -> float:
+    """Bandwidth a job of ``total_nodes`` nodes, ``local_nodes`` of them on a cluster,
+    needs on that cluster's link (Eq. 1): ``n PPBW (N - n) / (N - 1)``; 0 when the job
+    has a single node."""
+    n_total = _nodes("total_nodes", total_nodes, 1)
+    n = _nodes("local_nodes", local_nodes, 0)
+    if n > n_total:
+        raise ValueError(f"local_nodes ({n}) exceeds total_nodes ({n_total})")
+    p = _number("ppbw", ppbw)
+    if n_total == 1:
+        return 0.0
+    return n * p * (n_total - n) / (n_total - 1)
+
+
+def _matrix(name: str, value, ndim: int) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numeric, got {value!r}") from None
+    if a.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {a.shape}")
+    if not np.all(np.isfinite(a)) or np.any(a < 0):
+        raise ValueError(f"{name} must be finite and >= 0")
+    return a
+
+
+def saturation(demand, capacity) -> np.ndarray:
+    """Eq. 3 per link: capacity / total demand of the jobs spanning it (inf when none);
+    below 1 the link is saturated."""
+    d = _matrix("demand", demand, 2)
+    cap = _matrix("capacity", capacity, 1)
+    if d.shape[1] != cap.size:
+        raise ValueError(f"demand has {d.shape[1]} links, capacity {cap.size}")
+    total = d.sum(axis=0)
+    with np.errstate(divide="ignore"):
+        return np.where(total > 0, cap / np.where(total > 0, total, 1.0), np.inf)
+
+
+@numba.njit(cache=True)
+def allot_kernel(demand, capacity, allotted):
+    """Steps 1-5 of Section 3.5 into ``allotted`` (same shape as ``demand``: jobs x
+    links). Returns the number of saturation corrections (Step 3) made."""
+    jobs, links = demand.shape
+    allotted[:, :] = demand
+    avail = capacity.astype(np.float64).copy()
+    unconstrained = np.ones(jobs, np.bool_)
+    corrections = 0
+    while True:
+        worst, factor = -1, 1.0
+        for i in range(links):  # Step 2: residual saturation of Eq. 4
+            total = 0.0
+            for j in range(jobs):
+                if unconstrained[j]:
+                    total += allotted[j, i]
+            if total > 0.0:
+                s = avail[i] / total
+                if s < factor:
+                    worst, factor = i, s
+        if worst < 0:
+            return corrections  # Step 5
+        corrections += 1
+        for j in range(jobs):  # Steps 3-4
+            if unconstrained[j] and demand[j, worst] > 0.0:
+                unconstrained[j] = False
+                for i in range(links):
+                    allotted[j, i] *= factor
+                    avail[i] = max(avail[i] - allotted[j, i], 0.0)
+
+
+def allot_bandwidth(demand, capacity) -> np.ndarray:
+    """Bandwidth allotted to each job on each link (Section 3.5, Steps 1-5).
+
+    ``demand[jobs, links]`` is each job's required bandwidth per link (Eq. 1; 0 where it
+    does not span the link) and ``capacity[links]`` each link's maximum. The result never
+    exceeds a link's capacity, equals the demand when no link is saturated, and gives a
+    job the same allotted/required ratio on every link it spans."""
+    d = _matrix("demand", demand, 2)
+    cap = _matrix("capacity", capacity, 1)
+    if d.shape[1] != cap.size:
+        raise ValueError(f"demand has {d.shape[1]} links, capacity {cap.size}")
+    out = np.empty_like(d)
+    allot_kernel(np.ascontiguousarray(d), cap, out)
+    return out
+
+
+def slowdown_factors(demand, allotted) -> np.ndarray:
+    """Each job's allotted/required bandwidth ratio (Eq. 5): the same on every link it
+    spans; 1 for a job that needs no inter-cluster bandwidth."""
+    d = _matrix("demand", demand, 2)
+    a = _matrix("allotted", allotted, 2)
+    if a.shape != d.shape:
+        raise ValueError(f"allotted has shape {a.shape}, demand {d.shape}")
+    total = d.sum(axis=1)
+    return np.where(total > 0, a.sum(axis=1) / np.where(total > 0, total, 1.0), 1.0)
+
+
+@numba.njit(cache=True)
+def rate_kernel(sd, k):
+    return 1.0 / (k + (1.0 - k) / sd)
+
+
+def progress_rate(slowdown: float, compute_fraction: float) -> float:
+    """Seconds of original execution time done per second at slowdown factor ``sd``
+    (Eq. 5) for a job whose computation fraction is ``K``: ``1 / (K + (1 - K) / sd)``."""
+    sd = _number("slowdown", slowdown, strict=True)
+    if sd > 1:
+        raise ValueError(f"slowdown must be in (0, 1], got {slowdown!r}")
+    k = _number("compute_fraction", compute_fraction)
+    if k > 1:
+        raise ValueError(f"compute_fraction must be in [0, 1], got {compute_fraction!r}")
+    return float(rate_kernel(sd, k))
