@@ -23,6 +23,9 @@ __all__ = [
     "table_lines",
     "wait_cdf",
     "policy_heatmap",
+    "penalty_panels",
+    "module_lines",
+    "surface_panels",
 ]
 
 CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
@@ -183,3 +186,69 @@ def policy_heatmap(ours: pd.DataFrame, paper: np.ndarray | None = None, title: s
                     fontsize=11, fontweight="bold")  # fmt: skip
     ax.set(title=title or "optimal action (blue: co-allocate)", xlabel="q2", ylabel="q1")
     return ax
+
+
+def _limit_lines(ax: plt.Axes, limits: dict[str, float]) -> None:
+    for (name, value), style in zip(limits.items(), ("-", "--", ":"), strict=False):
+        ax.axhline(value, color="k", ls=style, lw=1, label=name.replace("_", " "))
+
+
+def penalty_panels(curves: pd.DataFrame, limits: pd.DataFrame) -> plt.Figure:
+    """Jones 2005, Figs. 9-11: average turnaround time against the mean co-allocation
+    penalty, dynamic and fixed models, one panel per cluster count, with the No Share,
+    Migration Only and Ideal limits (turnaround clipped at twice No Share)."""
+    counts = sorted(curves["clusters"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(5 * len(counts), 3.8), squeeze=False)
+    for ax, m in zip(axes[0], counts, strict=True):
+        lim = limits[limits["clusters"] == m].set_index("strategy")["att"]
+        for model, grp in curves[curves["clusters"] == m].groupby("model"):
+            grp = grp.sort_values("penalty")
+            ax.plot(grp["penalty"], grp["att"], marker="o", ms=3, label=f"First-Fit, {model}")
+        _limit_lines(ax, lim.to_dict())
+        ax.set_ylim(0, 2 * lim["no_share"])
+        ax.set_xlabel("mean co-allocation penalty")
+        ax.set_title(f"{m} clusters")
+    axes[0][0].set_ylabel("average turnaround time (s)")
+    axes[0][-1].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def module_lines(frame: pd.DataFrame, x: str, limits: dict[str, float], ax: plt.Axes,
+                 title: str = "", cap: float | None = None) -> plt.Axes:  # fmt: skip
+    """Turnaround time of each column of ``frame`` (index: ``x``) with horizontal limits;
+    values above ``cap`` are drawn at the cap (an unstable run)."""
+    for label in frame.columns:
+        values = frame[label] if cap is None else frame[label].clip(upper=cap)
+        ax.plot(frame.index, values, marker="o", ms=3, label=label)
+    _limit_lines(ax, limits)
+    if cap is not None:
+        ax.set_ylim(0, cap)
+    ax.set_xlabel(x)
+    ax.set_title(title)
+    return ax
+
+
+def surface_panels(surf: pd.DataFrame, labels: list[str]) -> plt.Figure:
+    """Jones 2005, Figs. 14-21: average turnaround time over BSBW x LSLT, one heat map per
+    module on a shared colour scale."""
+    n = len(labels)
+    cols = 4
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
+    pivots = {lab: surf[surf["label"] == lab].pivot(index="lslt", columns="bsbw", values="att")
+              for lab in labels}  # fmt: skip
+    vmin = min(p.to_numpy().min() for p in pivots.values())
+    vmax = np.percentile(np.concatenate([p.to_numpy().ravel() for p in pivots.values()]), 95)
+    for ax, lab in zip(axes.ravel(), labels, strict=False):
+        p = pivots[lab].sort_index(ascending=False)
+        sns.heatmap(p, ax=ax, vmin=vmin, vmax=vmax, cmap="viridis", cbar=True,
+                    xticklabels=[f"{b:.0f}" for b in p.columns],
+                    yticklabels=[f"{x:.0%}" for x in p.index])  # fmt: skip
+        ax.set_title(lab)
+        ax.set_xlabel("BSBW (Mbps)")
+        ax.set_ylabel("LSLT")
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig

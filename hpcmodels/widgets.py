@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import io
+import threading
+from dataclasses import replace
+
 import ipywidgets as w
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
-from IPython.display import display
+from IPython.display import Image, display
+from matplotlib.figure import Figure
 
 from .papers import he2006
 from .queueing import UniformSlack
 from .queueing.system import MultiCluster
 
-__all__ = ["allocation_explorer", "mdp_explorer", "policy_explorer", "tla_run_explorer",
-           "tla_snapshot_explorer"]  # fmt: skip
+__all__ = ["allocation_explorer", "bandwidth_explorer", "link_saturation_explorer",
+           "mdp_explorer", "policy_explorer", "tla_run_explorer", "tla_snapshot_explorer"]  # fmt: skip
 
 
 def _slider(kind, value, lo, hi, step, label):
@@ -253,3 +259,140 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
     controls = w.VBox([w.HBox([wid, load, sh]), w.HBox([vector, depth, adepth]),
                        w.HBox([button, bar])])  # fmt: skip
     return w.VBox([controls, out])
+
+
+def _show(fig: Figure) -> None:
+    """Display a pyplot-free figure as a PNG (no global pyplot state: safe when widget
+    messages arrive on another thread)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    display(Image(data=buffer.getvalue(), format="png"))
+
+
+# three hand-placed co-allocated jobs over three clusters (Jones 2005, Figs. 5-7): nodes
+# of each job on each cluster
+LINK_PICTURE_JOBS = ((3, 2, 1), (4, 4, 0), (0, 5, 5))
+
+
+def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
+                             link_mbps: float = 1000.0) -> w.VBox:  # fmt: skip
+    """Jones 2005, Figs. 5-7 live: place each job's nodes on three clusters; every link's
+    required bandwidth (Eq. 1 with Eq. 8's PPBW), the allotment of Steps 1-5 and each
+    job's slowdown factor (Eq. 5) recompute at once."""
+    from .bandwidth import allot_bandwidth, link_demand, ppbw_from_bsbw, slowdown_factors
+
+    m = len(jobs[0])
+    nodes = [[_slider(w.IntSlider, n, 0, 20, 1, f"job {k + 1} on C{i + 1}")
+              for i, n in enumerate(job)] for k, job in enumerate(jobs)]  # fmt: skip
+    bw = _slider(w.FloatSlider, bsbw, 0, 2000, 50, "BSBW (Mbps)")
+    cap = _slider(w.FloatSlider, link_mbps, 100, 2000, 50, "link capacity (Mbps)")
+    out = w.Output()
+
+    def update(*_):
+        with out:
+            out.clear_output(wait=True)
+            split = np.array([[s.value for s in row] for row in nodes])
+            total = split.sum(axis=1)
+            demand = np.array([[link_demand(n, max(t, 1), ppbw_from_bsbw(bw.value, max(t, 1)))
+                                for n in row] for row, t in zip(split, total, strict=True)])  # fmt: skip
+            allotted = allot_bandwidth(demand, np.full(m, cap.value))
+            sd = slowdown_factors(demand, allotted)
+            links = [f"C{i + 1}" for i in range(m)]
+            table = pd.DataFrame(
+                {"nodes": [" + ".join(map(str, row)) for row in split],
+                 **{f"{c} required": demand[:, i] for i, c in enumerate(links)},
+                 **{f"{c} allotted": allotted[:, i] for i, c in enumerate(links)},
+                 "slowdown factor sd": sd},
+                index=pd.Index([f"job {k + 1}" for k in range(len(split))], name="job"))  # fmt: skip
+            saturated = [c for i, c in enumerate(links) if demand[:, i].sum() > cap.value]
+            print("saturated links: " + (", ".join(saturated) if saturated else "none"))
+            display(table.round(3))
+            fig = Figure(figsize=(7, 2.6))
+            axes = fig.subplots(1, 2, sharey=True)
+            for ax, data, title in ((axes[0], demand, "required"), (axes[1], allotted, "allotted")):
+                bottom = np.zeros(m)
+                for k in range(len(split)):
+                    ax.bar(links, data[k], bottom=bottom, label=f"job {k + 1}")
+                    bottom += data[k]
+                ax.axhline(cap.value, color="k", ls="--", lw=1)
+                ax.set_title(f"{title} bandwidth per link")
+            axes[0].set_ylabel("Mbps")
+            axes[1].legend(fontsize=7)
+            fig.tight_layout()
+            _show(fig)
+
+    for control in [*(s for row in nodes for s in row), bw, cap]:
+        control.observe(update, names="value")
+    update()
+    rows = [w.HBox(row) for row in nodes]
+    return w.VBox([*rows, w.HBox([bw, cap]), out])
+
+
+def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, lslt: float = 1.0,
+                       chunk: float = 0.8, clusters: int = 4) -> w.VBox:  # fmt: skip
+    """Jones 2005, Section 6 at a glance: BSBW, LSLT, B3's chunk and the number of
+    clusters; every strategy runs on the same Section 6.1 workload (``jobs_per_cluster``
+    jobs per cluster, the first change or so takes a second) and a table and a chart of
+    their average turnaround times redraw, with a progress bar while they run."""
+    from .bandwidth import SECTION6, run_point
+
+    strategies = ("no_share", "migration_only", "ideal", "first_fit", "a1", "b1", "b2", "b3", "b4")
+    bw = _slider(w.FloatSlider, bsbw, 100, 1000, 50, "BSBW (Mbps)")
+    level = _slider(w.FloatSlider, lslt, 0.4, 1.2, 0.1, "LSLT")
+    chunk_size = _slider(w.FloatSlider, chunk, 0.5, 0.95, 0.05, "B3 chunk")
+    count = _slider(w.IntSlider, clusters, 2, 8, 1, "clusters")
+    bar = w.IntProgress(value=0, min=0, max=len(strategies), description="runs")
+    out = w.Output()
+    lock, again = threading.Lock(), [False]
+
+    def update(*_):
+        # one run at a time (widget messages may arrive on another thread); a change
+        # made during a run is picked up when it ends
+        again[0] = True
+        while again[0] and lock.acquire(blocking=False):
+            try:
+                while again[0]:
+                    again[0] = False
+                    _run()
+            finally:
+                lock.release()
+
+    def _run():
+        setup = replace(SECTION6, clusters=count.value, jobs_per_cluster=jobs_per_cluster)
+        bar.value = 0
+        rows = []
+        for st in strategies:
+            rows.append(run_point(st, setup, bsbw=bw.value, lslt=level.value,
+                                  chunk=chunk_size.value))  # fmt: skip
+            bar.value += 1
+        table = pd.DataFrame(rows).set_index("strategy")[
+            ["att", "mean_wait", "coallocated", "penalty", "max_link_level"]
+        ]
+        with out:
+            out.clear_output(wait=True)
+            best = table.loc[["a1", "b1", "b2", "b3", "b4"], "att"].idxmin()
+            print(f"BSBW {bw.value:.0f} Mbps, LSLT {level.value:.0%}, chunk {chunk_size.value:.0%}, "
+                  f"{count.value} clusters: best module {best.upper()}")  # fmt: skip
+            display(table.round(3))
+            fig = Figure(figsize=(7, 2.6))
+            ax = fig.subplots()
+            ax.bar(table.index, table["att"], color="tab:blue")
+            for name, style in (("migration_only", "--"), ("ideal", ":")):
+                ax.axhline(table.loc[name, "att"], color="k", ls=style, lw=1,
+                           label=name.replace("_", " "))  # fmt: skip
+            top = 2.5 * table.loc["migration_only", "att"]
+            ax.set_ylim(0, top)
+            for x, value in enumerate(table["att"]):
+                if value > top:  # an unstable strategy: say how far off the chart it is
+                    ax.text(x, 0.93 * top, f"{value:.0f}", ha="center", fontsize=7, rotation=90,
+                            va="top", color="white")  # fmt: skip
+            ax.set_ylabel("average turnaround (s)")
+            ax.legend(fontsize=7)
+            ax.tick_params(axis="x", labelsize=7)
+            fig.tight_layout()
+            _show(fig)
+
+    for control in (bw, level, chunk_size, count):
+        control.observe(update, names="value")
+    update()
+    return w.VBox([w.HBox([bw, level]), w.HBox([chunk_size, count, bar]), out])

@@ -151,6 +151,10 @@ def test_engine_bad_input(kwargs, message):
         (lambda: Setup(mean_runtime=float("inf")), "mean_runtime"),
         (lambda: Setup(compute_fraction=2.0), "compute_fraction"),
         (lambda: workload(SECTION6.scaled(10), -1), "seed"),
+        (lambda: run_point("a1", SECTION6.scaled(10), bsbw=float("nan")), "bsbw"),
+        (lambda: run_point("b1", SECTION6.scaled(10), lslt=-0.5), "lslt"),
+        (lambda: run_point("b3", SECTION6.scaled(10), chunk=1.5), "chunk"),
+        (lambda: run_point("first_fit", SECTION6.scaled(10), bsbw="fast"), "bsbw"),
     ],
 )
 def test_experiment_bad_input(call, message):

@@ -173,7 +173,8 @@ def run_point(strategy: str, setup: Setup = SECTION6, *, bsbw: float = 500.0,
     """One strategy at one point: average turnaround time ``att``, ``mean_wait``, the
     share of jobs co-allocated, their mean ``penalty`` (actual / original run time),
     the highest link saturation level reached (``max_link_level``, load over capacity
-    right after a start; NaN without links) and the wall ``seconds``."""
+    right after a start; NaN without links), the co-allocation decisions asked of the
+    module (``module_calls``) and the wall ``seconds``."""
     if selection not in SELECTION_READINGS:
         raise ValueError(
             f"unknown selection {selection!r}; choose one of {list(SELECTION_READINGS)}"
@@ -190,4 +191,5 @@ def run_point(strategy: str, setup: Setup = SECTION6, *, bsbw: float = 500.0,
                 mean_wait=res.metrics["mean_wait"], coallocated=float(co.mean()),
                 penalty=coallocation_penalty(res.jobs),
                 max_link_level=res.counters.get("max_link_level", float("nan")),
+                module_calls=res.counters.get("module_calls", 0),
                 seconds=seconds)  # fmt: skip

@@ -38,7 +38,8 @@ import numpy as np
 
 from .model import demand_kernel
 
-__all__ = ["MODULES", "A1", "B1", "B2", "B3", "B4", "module_split", "a1_ranges"]
+__all__ = ["MODULES", "A1", "B1", "B2", "B3", "B4", "module_split", "a1_ranges", "widest_split",
+           "a1_brute_force", "decide_many"]  # fmt: skip
 
 MODULES = ("a1", "b1", "b2", "b3", "b4")
 A1, B1, B2, B3, B4 = range(4, 9)  # co-allocation codes of the engine (after Huang's three)
@@ -74,9 +75,13 @@ def a1_ranges(p, free_i, avail, bsbw):
 def _a1(free, load, cap, p, bsbw, lslt, sites, widths, off):
     m = free.size
     ranges = np.empty((m, 4), np.int64)
+    most = 0  # the most nodes the clusters can take together: below p, no solution
     for i in range(m):
         lo1, hi1, lo2, hi2 = a1_ranges(p, free[i], lslt * cap[i] - load[i], bsbw)
         ranges[i, 0], ranges[i, 1], ranges[i, 2], ranges[i, 3] = lo1, hi1, lo2, hi2
+        most += hi2 if lo2 <= hi2 else hi1
+    if most < p:
+        return 0
     # reach[i, s]: clusters i..m-1 can take exactly s nodes
     reach = np.zeros((m + 1, p + 1), np.bool_)
     reach[m, 0] = True
@@ -167,10 +172,77 @@ def module_split(code, free, load, cap, p, bsbw, lslt, chunk, sites, widths, off
             if rest > 0 and eligible[c] and counts[c] < free[c]:
                 counts[c] += 1
                 rest -= 1
+    return _write_counts(counts, sites, widths, off)
+
+
+@numba.njit(cache=True)
+def _write_counts(counts, sites, widths, off):
+    """Write the clusters with a positive node count and their counts; return how many."""
     used = 0
-    for c in range(m):
+    for c in range(counts.size):
         if counts[c] > 0:
             sites[off + used] = c
             widths[off + used] = counts[c]
             used += 1
     return used
+
+
+@numba.njit(cache=True)
+def widest_split(code, free, load, cap, lslt):
+    """An upper bound on the width module ``code`` can co-allocate now: the free nodes
+    of the clusters whose links are below LSLT for the B modules, all free nodes for A1
+    (whose feasible counts depend on the width)."""
+    total = 0
+    for c in range(free.size):
+        if code == A1 or load[c] < lslt * cap[c]:
+            total += free[c]
+    return total
+
+
+@numba.njit(cache=True)
+def a1_brute_force(free, load, cap, p, bsbw, lslt, sites, widths, off):
+    """The paper's A1 solver (Section 6.4): m nested loops, each from 0 to p, returning
+    the first vector that meets Eq. 11 (partial sums above p are cut, the
+    "branch-and-bound" of Section 5). O(p^m) per decision; the same answer as
+    :func:`module_split` (tested), kept to time the paper's algorithm beside ours."""
+    m = free.size
+    x = np.zeros(m, np.int64)
+    while True:
+        total = 0
+        ok = True
+        for i in range(m):
+            total += x[i]
+            if x[i] > free[i] or (x[i] > 0 and load[i] + demand_kernel(x[i], p, bsbw)
+                                  > lslt * cap[i] * (1.0 + 1e-12) + 1e-12):  # fmt: skip
+                ok = False
+        if ok and total == p:
+            return _write_counts(x, sites, widths, off)
+        i = m - 1  # odometer: the last cluster's loop is innermost
+        while i >= 0:
+            x[i] += 1
+            partial = 0
+            for k in range(i + 1):
+                partial += x[k]
+            if x[i] <= p and partial <= p:
+                break
+            x[i] = 0
+            i -= 1
+        if i < 0:
+            return 0
+
+
+@numba.njit(cache=True)
+def decide_many(code, frees, loads, cap, ps, bsbw, lslt, chunk, brute_force):
+    """Run one co-allocation decision per row of ``frees`` / ``loads`` / ``ps`` (to time
+    them); returns how many placed a job. ``brute_force`` times the paper's A1 loops."""
+    m = cap.size
+    sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
+    placed = 0
+    for k in range(ps.size):
+        if brute_force:
+            used = a1_brute_force(frees[k], loads[k], cap, ps[k], bsbw, lslt, sites, widths, 0)
+        else:
+            used = module_split(code, frees[k], loads[k], cap, ps[k], bsbw, lslt, chunk,
+                                sites, widths, 0)  # fmt: skip
+        placed += used > 0
+    return placed

@@ -37,7 +37,9 @@ Sessions.
   that has none (no backfilling).
 * ``first_available``, ``smallest_first``, ``largest_first``: one pass over the queue
   in its order, starting every job that has a placement (free processors only fall
-  during a session, so one pass is enough).
+  during a session, so one pass is enough). ``first_available_once``: the same pass,
+  stopped at the first job started (one start per session; Jones 2005's other reading
+  of FPFS).
 * ``conservative``: every waiting job, in arrival order, gets a reservation at the
   earliest time at which it fits for ``estimate / speed`` seconds in the profile made by
   the running jobs (until ``max(start + estimate / speed, t)``) and the reservations
@@ -68,7 +70,9 @@ speed (ties: fastest first); TLA simulates the waiting queue (first come first s
 by estimates, fastest first inside by default) after placing the job on each candidate
 cluster and takes the cluster with the lowest average turnaround time (knobs:
 ``simulate(..., tla=TLAOptions(...))``; :func:`tla_scores` exposes one scoring step).
-Neither is combined with co-allocation.
+Neither is combined with co-allocation. Jones 2005: ``local_first`` starts a job on
+its cluster of arrival (the jobs' ``origin`` column) when it fits there, else by best
+fit (LA then MIG); ``local_only`` on its own cluster or not at all.
 
 Co-allocation (optional, Huang & Chang 2006, Section 3). When no single cluster fits
 and the free processors of all clusters suffice, sites are taken in the heuristic's order
@@ -76,7 +80,12 @@ and the free processors of all clusters suffice, sites are taken in the heuristi
 (fewest free first; ties by index; sites with no free processor skipped) — until they
 suffice; every site gives all its free processors except the last, which gives the
 rest. The job then runs ``runtime x slowdown / (slowest speed among its sites)``.
-Co-allocation is not combined with backfilling.
+Co-allocation is not combined with backfilling. Jones 2005's bandwidth-aware modules
+(``a1``, ``b1`` ... ``b4``, with ``network=Network(...)``) choose the split themselves
+from the free nodes and the links' loads and may decline a job that all free nodes
+would hold (rules: :mod:`hpcmodels.bandwidth.modules`); with a dynamic network, every
+start or end of a co-allocated job re-allots the links' bandwidth and moves the
+co-allocated jobs' ends (:func:`.rates.bandwidth_rates`).
 
 Metrics: ``mean_wait`` (start - submit), ``att`` (end - submit), ``mean_waiting_ratio``
 (mean of wait / execution time over jobs with execution time > 0; Huang 2006),

@@ -40,6 +40,7 @@ from .state import (
     EVENTS,
     LARGEST,
     MAX_LEVEL,
+    MODULE_CALLS,
     N_CFG,
     N_SPLIT,
     NOT_STARTED,
@@ -353,6 +354,7 @@ def simulate(
     counters = {"events": int(state.ctr[EVENTS]), "sessions": int(state.ctr[SESSIONS])}
     if network is not None:
         counters["max_link_level"] = float(state.fctr[MAX_LEVEL])
+        counters["module_calls"] = int(state.ctr[MODULE_CALLS])
     if alloc == TLA:
         counters.update(tla_activations=int(state.ctr[TLA_ACTIVATIONS]),
                         tla_changes=int(state.ctr[TLA_CHANGES]))  # fmt: skip

@@ -11,12 +11,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..bandwidth.modules import A1, module_split
+from ..bandwidth.modules import A1, module_split, widest_split
 from .allocation import AI2, BEST_FIT, LOCAL_FIRST, LOCAL_ONLY, TLA, pick
 from .lookahead import ai2_place, tla_place
-from .state import ALLOC, BSBW, CHUNK, COAL, COALLOCATED, LSLT, U_PTR
+from .state import ALLOC, BSBW, CHUNK, COAL, COALLOCATED, LSLT, MODULE_CALLS, U_PTR
 
-__all__ = ["NO_PLACE", "place"]
+__all__ = ["NO_PLACE", "place", "coallocation_bound"]
 
 NO_PLACE = -2  # returned by place(): the job cannot start now
 
@@ -52,6 +52,7 @@ def place(state, j, t, allowed):
         return c
     coal = state.cfg[COAL]
     if coal >= A1:
+        state.ctr[MODULE_CALLS] += 1
         m = state.free.size
         sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
         if module_split(coal, state.free, state.link_load, state.link_cap, p, state.net[BSBW],
@@ -61,3 +62,11 @@ def place(state, j, t, allowed):
     if coal > 0 and state.free.sum() >= p:
         return COALLOCATED
     return NO_PLACE
+
+
+@numba.njit(cache=True)
+def coallocation_bound(state):
+    """An upper bound on the width a bandwidth-aware co-allocation module can place now
+    (:func:`hpcmodels.bandwidth.modules.widest_split`)."""
+    return widest_split(state.cfg[COAL], state.free, state.link_load, state.link_cap,
+                        state.net[LSLT])  # fmt: skip

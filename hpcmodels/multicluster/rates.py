@@ -23,7 +23,7 @@ import numpy as np
 
 from ..bandwidth.model import allot_kernel, demand_kernel, rate_kernel
 from .heap import heap_update
-from .state import BSBW, DEBUG, KFRAC, LINKS_DIRTY, MAX_LEVEL, REBUILD, RLEN
+from .state import BSBW, DEBUG, KFRAC, LINKS_DIRTY, MAX_LEVEL, REBUILD, RLEN, SLOWED
 
 __all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "predicted_end",
            "running_jobs", "set_rate", "base_rate", "apply_rates", "crowding",
@@ -147,10 +147,13 @@ def bandwidth_rates(state, t):
     """Jones 2005, Sections 3.5-3.7: when the links changed, allot bandwidth to the
     running co-allocated jobs (Steps 1-5), and run each at ``base rate / (K + (1 - K) /
     sd)`` with ``sd`` its allotted/required ratio (Eq. 5), the rate form of Eqs. 6-7
-    (:mod:`hpcmodels.bandwidth.model`)."""
+    (:mod:`hpcmodels.bandwidth.model`). When no link is saturated and no job was slowed
+    down, every job keeps its full rate: nothing to compute."""
     if state.ctr[LINKS_DIRTY] == 0:
         return
     state.ctr[LINKS_DIRTY] = 0
+    if state.ctr[SLOWED] == 0 and np.all(state.link_load <= state.link_cap):
+        return
     jobs = _coallocated(state)
     m = state.link_cap.size
     demand = np.zeros((jobs.size, m))
@@ -168,8 +171,11 @@ def bandwidth_rates(state, t):
         for c in range(m):
             if allotted[:, c].sum() > state.link_cap[c] * (1 + 1e-9) + 1e-9:
                 raise AssertionError("bandwidth allotted beyond a link's capacity")
+    slowed = 0
     for a in range(jobs.size):
         required = demand[a].sum()
-        sd = allotted[a].sum() / required if required > 0 else 1.0
+        sd = min(allotted[a].sum() / required, 1.0) if required > 0 else 1.0
+        slowed |= sd < 1.0
         j = jobs[a]
-        set_rate(state, j, t, base_rate(state, j) * rate_kernel(min(sd, 1.0), state.net[KFRAC]))
+        set_rate(state, j, t, base_rate(state, j) * rate_kernel(sd, state.net[KFRAC]))
+    state.ctr[SLOWED] = slowed

@@ -37,8 +37,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..bandwidth.modules import A1
 from .events import start_job
-from .placement import NO_PLACE, place
+from .placement import NO_PLACE, coallocation_bound, place
 from .profile import (
     earliest_start,
     list_add,
@@ -96,21 +97,39 @@ def _start_from_head(state, t, rate_code, params, everywhere):
 @numba.njit(cache=True)
 def _one_pass(state, t, rate_code, params, everywhere, once):
     """first_available / smallest_first / largest_first: one pass in queue order,
-    starting every job that has a placement (``once``: only the first of them)."""
-    coal = state.cfg[COAL] > 0
+    starting every job that has a placement (``once``: only the first of them).
+
+    With a bandwidth-aware co-allocation module (Jones 2005) whether a job can start
+    depends only on its width (local allocation implies migration), so a width the
+    module declined is not tried again until a job starts, and the B modules' widths
+    are bounded by the free nodes of the clusters they may use."""
+    coal = state.cfg[COAL]
+    modules = coal >= A1
+    declined = np.zeros(state.cap.sum() + 1 if modules else 0, np.bool_)
     r = 0
     while True:
-        bound = state.free.sum() if coal else state.free.max()
+        if modules:
+            bound = max(state.free.max(), coallocation_bound(state))
+        else:
+            bound = state.free.sum() if coal > 0 else state.free.max()
         r = seg_first_le(state.wtree, r, bound)
         if r < 0:
             return
         j = state.at_rank[r]
+        p = state.procs[j]
+        if modules and declined[p]:
+            r += 1
+            continue
         c = place(state, j, t, everywhere)
         if c != NO_PLACE:
             start_job(state, j, c, t)
             apply_rates(state, t, rate_code, params)
             if once:
                 return
+            if modules:
+                declined[:] = False
+        elif modules:
+            declined[p] = True
         r += 1
 
 

@@ -30,6 +30,10 @@ split of co-allocated jobs is stored sparsely (``split_off`` / ``split_len`` int
 ``split_site`` / ``split_procs``), because only co-allocated jobs need more than one
 cluster; conservative backfilling keeps one free-processor profile per cluster as linked
 lists in a shared node pool (``p_time``, ``p_free``, ``p_next``, ``p_head``).
+Jones 2005's network: ``origin`` (each job's cluster of arrival), ``net`` (BSBW, LSLT,
+chunk, K, dynamic: the ``BSBW`` ... ``DYNAMIC`` slots; empty without a network),
+``link_cap`` and ``link_load`` (each cluster's link capacity and the required bandwidth
+of the co-allocated jobs running over it, recomputed at each of their starts and ends).
 The look-ahead allocations (:mod:`.lookahead`) keep ``plan`` (per job: the cluster
 one simulation planned for it at time ``fctr[PLAN_T]``, -1 when none) and ``rng`` (the
 state of the random generator used by random fit inside their simulations).
@@ -62,7 +66,9 @@ P_USED = 10  # profile pool nodes handed out so far (bump allocation past the fr
 TLA_ACTIVATIONS = 11  # look-ahead decisions with a real choice (see .lookahead)
 TLA_CHANGES = 12  # ... of which chose another cluster than simulation depth 1 would
 LINKS_DIRTY = 13  # bandwidth model: 1 when a co-allocated job started or ended (re-allot)
-N_CTR = 14
+SLOWED = 14  # bandwidth model: 1 while some co-allocated job runs below full bandwidth
+MODULE_CALLS = 15  # co-allocation decisions asked of a bandwidth-aware module
+N_CTR = 16
 
 # fctr (float64) slots
 NOW = 0  # time of the last event

@@ -1,0 +1,89 @@
+"""Browser-test harness: a Voilà server on a generated notebook, and checks that a page
+shows real charts. Used by the ``test_browser_*`` modules (Playwright drives Debian's
+headless chromium)."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"voila exited with code {proc.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise TimeoutError(f"voila did not listen on port {port} within {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def voila_app(folder: Path, sources: list[str], name: str = "app.ipynb"):
+    """Serve a notebook of the code cells ``sources`` with Voilà; yields its URL."""
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing (/usr/bin/chromium): `make test` installs it")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}  # fmt: skip
+    nbformat.write(notebook, folder / name)
+    port = _free_port()
+    with open(folder / "voila.log", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", name],
+            cwd=folder, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            _wait_for_port(port, proc)
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+def charts(page) -> list[bytes]:
+    """Every PNG drawn in the page, decoded."""
+    sources = page.locator('img[src^="data:image/png;base64,"]').evaluate_all(
+        "imgs => imgs.map(i => i.getAttribute('src'))"
+    )
+    return [base64.b64decode(src.split(",", 1)[1]) for src in sources]
+
+
+def assert_real_charts(page, expected: int = 1) -> None:
+    """An explorer prints, then shows its table, then its chart: wait for the charts."""
+    page.locator('img[src^="data:image/png;base64,"]').nth(expected - 1).wait_for(timeout=60_000)
+    found = charts(page)
+    assert len(found) == expected, f"{len(found)} charts on the page, {expected} expected"
+    for png in found:
+        assert png.startswith(b"\x89PNG") and len(png) > 8_000, f"a {len(png)}-byte chart"
+
+
+def set_slider(page, label: str, value: str, nth: int = 0) -> None:
+    """Type ``value`` into the readout of the ``nth`` slider described ``label``."""
+    readout = page.locator(".widget-slider", has_text=label).nth(nth).locator(".widget-readout")
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(value)
+    page.keyboard.press("Enter")
