@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import sys
 from pathlib import Path
 
@@ -16,17 +17,19 @@ from .papers.report import write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-BUILD = ROOT / "build"
+BUILD = Path(os.environ.get("HPCMODELS_BUILD", ROOT / "build"))
 
 
 def find_notebooks(selectors: list[str]) -> list[Path]:
-    """All notebooks, or those whose file name starts with or contains a selector."""
+    """All notebooks, or those whose file name starts with a selector or has it as one of
+    its ``_``-separated words ("03", "he2006"; "05" does not pick "jones2005")."""
     available = sorted(p for p in NOTEBOOKS.glob("[0-9]*.ipynb"))
     if not selectors:
         return available
     chosen = []
     for sel in selectors:
-        matches = [p for p in available if p.name.startswith(sel) or sel in p.stem]
+        matches = [p for p in available
+                   if sel and (p.name.startswith(sel) or sel in p.stem.split("_"))]  # fmt: skip
         if not matches:
             names = ", ".join(p.name for p in available)
             raise SystemExit(f"no notebook matches {sel!r}; available: {names}")
@@ -41,23 +44,167 @@ def _parse_value(text: str):
         return text
 
 
-def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int:
+def paper_of(notebook: Path) -> str | None:
+    """The paper module (``hpcmodels.papers.<name>``) a notebook reproduces: the one
+    whose name appears in the notebook's file name."""
+    names = sorted(p.stem for p in (ROOT / "hpcmodels" / "papers").glob("*.py"))
+    return next((n for n in names if n in notebook.stem and n not in ("__init__", "report")), None)
+
+
+def _not_run(notebook: Path, reason: str, out: Path) -> None:
+    """Replace the notebook's results with one ``not run`` row (older results of that
+    paper would be stale): the report then says why the notebook did not run."""
+    import importlib
+
+    import pandas as pd
+
+    from .papers.report import COLUMNS, not_run
+
+    paper = paper_of(notebook)
+    if paper is None:
+        return
+    module = importlib.import_module(f"hpcmodels.papers.{paper}")
+    row = not_run(notebook.name, "the whole notebook", None, reason)
+    frame = pd.DataFrame([row], columns=COLUMNS)
+    frame.insert(0, "title", getattr(module, "TITLE", paper))
+    out.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(out / f"{getattr(module, 'PAPER', paper)}.csv", index=False)
+
+
+KERNEL = "hpcmodels"  # registered by `make` ("Python (hpcmodels)"); notebooks declare it
+
+
+def _kernel(kernel: str | None) -> str | None:
+    """The kernel to run: the one asked for, else the notebooks' own when it is
+    installed, else Python 3 (a plain ``pip install`` registers no kernel)."""
+    if kernel is not None:
+        return kernel
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    return None if KERNEL in KernelSpecManager().find_kernel_specs() else "python3"
+
+
+def strip_widgets(path: Path) -> None:
+    """Drop the stored outputs of widget cells and the saved widget state: what a reader
+    sees without running is plain tables and figures; a live widget appears on run."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and any(
+            "application/vnd.jupyter.widget-view+json" in out.get("data", {})
+            for out in cell.outputs
+        ):
+            cell.outputs = []
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, path)
+
+
+def store(selectors: list[str]) -> int:
+    """Maintainers: re-run notebooks in place at their defaults (their stored outputs,
+    checked by nbval) and strip the widget outputs."""
     import papermill
 
-    out_dir = BUILD / "notebooks"
-    out_dir.mkdir(parents=True, exist_ok=True)
     for nb in find_notebooks(selectors):
         print(f"==> {nb.name}", flush=True)
-        papermill.execute_notebook(
-            str(nb),
-            str(out_dir / nb.name),
-            parameters=parameters,
-            cwd=str(NOTEBOOKS),
-            kernel_name=kernel,
-            progress_bar=True,
-        )
-    report = write_report(BUILD / "results", BUILD / "REPORT.md")
-    print(f"report: {report}")
+        papermill.execute_notebook(str(nb), str(nb), cwd=str(NOTEBOOKS), kernel_name=_kernel(None),
+                                   progress_bar=True)  # fmt: skip
+        strip_widgets(nb)
+    return 0
+
+
+def _commit() -> str:
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=10, check=True)  # fmt: skip
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def run_folder(notebook: Path, parameters: dict) -> Path:
+    """Where a run with non-default ``parameters`` keeps its figures, results, report and
+    executed notebook: ``build/runs/<notebook>-<hash of the parameters>/``."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(json.dumps(parameters, sort_keys=True, default=str).encode())
+    return BUILD / "runs" / f"{notebook.stem}-{digest.hexdigest()[:10]}"
+
+
+def _provenance(results: Path, notebook: Path, parameters: dict) -> None:
+    """Record, beside the paper's results, how they were made (the report shows it)."""
+    import json
+    from datetime import UTC, datetime
+
+    paper = paper_of(notebook)
+    if paper is None:
+        return
+    import importlib
+
+    key = getattr(importlib.import_module(f"hpcmodels.papers.{paper}"), "PAPER", paper)
+    (results / f"{key}.json").write_text(json.dumps({
+        "notebook": notebook.name, "parameters": parameters or "defaults",
+        "commit": _commit(), "data": os.environ.get("HPCMODELS_DATA", ""),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }, default=str))  # fmt: skip
+
+
+def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int:
+    """Run the notebooks; one that fails is reported in one sentence and the others
+    still run; ``build/REPORT.md`` is written in any case. A missing workload log makes
+    its notebook ``not run`` in the report (the sentence says which log and where to
+    put it); any other failure exits non-zero after the report is written. With
+    ``parameters``, every notebook writes under its own :func:`run_folder` instead of
+    ``figures/`` and ``build/results/``, so the committed figures and the default report
+    stay as they are."""
+    import papermill
+
+    failed, folders = [], []
+    for nb in find_notebooks(selectors):
+        print(f"==> {nb.name}", flush=True)
+        if parameters:
+            where = run_folder(nb, parameters)
+            results = where / "results"
+            run_parameters = dict(parameters, figures_dir=str(where / "figures"),
+                                  results_dir=str(results))  # fmt: skip
+            output = where / nb.name
+            folders.append(where)
+        else:
+            results = BUILD / "results"
+            run_parameters, output = {}, BUILD / "notebooks" / nb.name
+        output.parent.mkdir(parents=True, exist_ok=True)
+        results.mkdir(parents=True, exist_ok=True)
+        try:
+            papermill.execute_notebook(
+                str(nb),
+                str(output),
+                parameters=run_parameters,
+                cwd=str(NOTEBOOKS),
+                kernel_name=_kernel(kernel),
+                progress_bar=True,
+            )
+            _provenance(results, nb, parameters)
+        except papermill.PapermillExecutionError as err:
+            if err.ename == "LogNotAvailable":
+                print(f"--> {nb.name} not run: {err.evalue}", flush=True)
+                _not_run(nb, err.evalue, results)
+                continue
+            print(f"--> {nb.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue} "
+                  f"(traceback in {output})", flush=True)  # fmt: skip
+            failed.append(nb.name)
+    if parameters:
+        for where in folders:
+            report = write_report(where / "results", where / "REPORT.md")
+            print(f"custom run ({parameters}): figures, results and report in {where}")
+    else:
+        report = write_report(BUILD / "results", BUILD / "REPORT.md")
+        print(f"report: {report}")
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -77,10 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     rep.add_argument("-k", "--kernel", default=None, help="kernel name (default: notebook's)")
     sub.add_parser("report", help="rebuild build/REPORT.md from build/results/")
+    st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
+    st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")
     args = parser.parse_args(argv)
     if args.command == "reproduce":
         params = {name: _parse_value(value) for name, value in args.parameter}
         return reproduce(args.notebooks, params, args.kernel)
+    if args.command == "store":
+        return store(args.notebooks)
     print(write_report(BUILD / "results", BUILD / "REPORT.md"))
     return 0
 

@@ -130,7 +130,7 @@ def load_jobs(prefer_full: bool = True) -> tuple[pd.DataFrame, str]:
     """The completed SDSC SP2 jobs (status 1) and the name of the log used: the full
     log when present (as the paper), otherwise the cleaned one."""
     name = FULL_LOG if prefer_full and is_available(FULL_LOG) else CLEANED_LOG
-    jobs = completed_only(load_archive_log(name, download=False))
+    jobs = completed_only(load_archive_log(name))
     return jobs, name
 
 

@@ -166,6 +166,14 @@ def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
         counts = frame["verdict"].value_counts()
         summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v, 0))
         parts += [f"## {title}", "", f"{len(frame)} items: {summary}.", ""]
+        run = path.with_suffix(".json")
+        if run.exists():
+            import json
+
+            info = json.loads(run.read_text())
+            parts += [f"Run: `{info.get('notebook')}` with parameters {info.get('parameters')}, "
+                      f"commit {info.get('commit')}, data `{info.get('data') or '-'}`, "
+                      f"{info.get('date')}.", ""]  # fmt: skip
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
     report = Path(report_path)
     report.parent.mkdir(parents=True, exist_ok=True)

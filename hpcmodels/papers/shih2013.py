@@ -82,15 +82,15 @@ def workload_jobs(wid: str, *, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFr
     Raises :class:`LogNotAvailable` (naming the log) when a needed log is missing.
     """
     if wid in ("A1", "A2"):
-        return positive_runtime_and_procs(load_archive_log(SDSC_LOG, download=False))
+        return positive_runtime_and_procs(load_archive_log(SDSC_LOG))
     if wid in ("B1", "B2"):
         missing = [name for name in DAS2_LOGS if not is_available(name)]
         if missing:
             raise LogNotAvailable(f"{', '.join(missing)} not available locally; see catalogue()")
-        logs = [load_archive_log(name, download=False) for name in DAS2_LOGS]
+        logs = [load_archive_log(name) for name in DAS2_LOGS]
         return positive_runtime_and_procs(merge_logs(logs))
     if wid in ("C1", "C2"):
-        jobs = positive_runtime_and_procs(load_archive_log(ANL_LOG, download=False))
+        jobs = positive_runtime_and_procs(load_archive_log(ANL_LOG))
         return split_wide_jobs(jobs, 8192) if wid == "C2" else jobs
     if wid in ("D1", "D2"):
         from ..workloads.models.lublin99 import lublin99
@@ -103,7 +103,7 @@ def workload_jobs(wid: str, *, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFr
     if wid in ("F1", "F2"):
         from ..workloads.models.jann97 import fit_jann97, jann97
 
-        params = fit_jann97(load_archive_log(CTC_LOG, download=False))
+        params = fit_jann97(load_archive_log(CTC_LOG))
         return jann97(n_jobs, 322, seed, params=params)
     raise ValueError(f"unknown workload {wid!r}; Table 3 has {[w.wid for w in TABLE3]}")
 

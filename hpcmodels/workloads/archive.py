@@ -164,9 +164,22 @@ def is_available(name: str) -> bool:
         return False
 
 
-def archive_log_path(name: str, *, download: bool = True) -> Path:
-    """Path of a log: local copy, else downloaded (pooch, checksum-pinned) to the cache."""
+OFFLINE_ENV = "HPCMODELS_OFFLINE"
+
+
+def downloads_allowed() -> bool:
+    """Whether a missing log may be downloaded: yes unless ``HPCMODELS_OFFLINE`` is set
+    (to anything but ``0``)."""
+    return os.environ.get(OFFLINE_ENV, "") in ("", "0")
+
+
+def archive_log_path(name: str, *, download: bool | None = None) -> Path:
+    """Path of a log: local copy, else downloaded (pooch, checksum-pinned where a hash is
+    catalogued) to the cache. ``download=None`` downloads unless the user opted out
+    (:func:`downloads_allowed`)."""
     log = _entry(name)
+    if download is None:
+        download = downloads_allowed()
     local = find_archive_log(name)
     if local is not None:
         return local
@@ -192,7 +205,8 @@ def archive_log_path(name: str, *, download: bool = True) -> Path:
     return Path(path)
 
 
-def load_archive_log(name: str, *, download: bool = True, on_error: str = "raise") -> pd.DataFrame:
+def load_archive_log(name: str, *, download: bool | None = None,
+                     on_error: str = "raise") -> pd.DataFrame:  # fmt: skip
     """Read a catalogued log (see :func:`archive_log_path` for where it comes from).
 
     ``df.attrs`` gets the header fields plus ``log`` (the name) and ``verified``
