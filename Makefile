@@ -7,7 +7,10 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 
-.PHONY: reproduce test lab bench lint format clean
+.PHONY: reproduce test lab app bench lint format clean
+# as root (containers), Jupyter needs to be told it may run
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+NOTEBOOK ?= 03
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,8 +29,11 @@ test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser 
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
-lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
+
+app: $(STAMP)  ## one notebook as a standalone Voila app: make app NOTEBOOK=03
+	cd notebooks && ../$(VENV)/bin/voila $(notdir $(firstword $(wildcard notebooks/$(NOTEBOOK)*.ipynb)))
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

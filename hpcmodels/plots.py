@@ -184,7 +184,12 @@ def policy_heatmap(ours: pd.DataFrame, paper: np.ndarray | None = None, title: s
         for i, j in zip(*np.nonzero(ours.to_numpy() != paper), strict=True):
             ax.text(j + 0.5, i + 0.5, "x", ha="center", va="center", color="#d62728",
                     fontsize=11, fontweight="bold")  # fmt: skip
-    ax.set(title=title or "optimal action (blue: co-allocate)", xlabel="q2", ylabel="q1")
+    ax.set(title=title or "optimal action", xlabel="q2", ylabel="q1")
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color="#3a78b5", label="co-allocate"),
+                       Patch(color="#f2f2f2", label="wait (do not co-allocate)")],
+              loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", frameon=False)  # fmt: skip
     return ax
 
 

@@ -7,7 +7,6 @@ import threading
 from dataclasses import replace
 
 import ipywidgets as w
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Image, display
@@ -19,6 +18,40 @@ from .queueing.system import MultiCluster
 
 __all__ = ["allocation_explorer", "bandwidth_explorer", "link_saturation_explorer",
            "mdp_explorer", "policy_explorer", "tla_run_explorer", "tla_snapshot_explorer"]  # fmt: skip
+
+
+def _serial(run, status: w.HTML | None = None):
+    """``run`` as a widget callback that never overlaps itself: widget messages may
+    arrive on another kernel thread (JupyterLab's subshells), and two drawings at once
+    gave blank charts. A change made during a run is picked up when it ends; ``status``
+    shows that a run is under way."""
+    lock, again = threading.Lock(), [False]
+
+    def callback(*_):
+        again[0] = True
+        while again[0] and lock.acquire(blocking=False):
+            try:
+                while again[0]:
+                    again[0] = False
+                    if status is not None:
+                        status.value = "<i>computing...</i>"
+                    run()
+            finally:
+                if status is not None:
+                    status.value = ""
+                lock.release()
+
+    return callback
+
+
+def _status() -> w.HTML:
+    return w.HTML(value="", layout=w.Layout(min_width="8em"))
+
+
+def _figure(width: float, height: float, ncols: int = 1, nrows: int = 1):
+    """A figure outside pyplot's global state (safe under concurrent callbacks)."""
+    fig = Figure(figsize=(width, height))
+    return fig, fig.subplots(nrows, ncols, squeeze=True)
 
 
 def _slider(kind, value, lo, hi, step, label):
@@ -48,8 +81,9 @@ def allocation_explorer(
         for i, s in enumerate(system.speeds)
     ]
     out = w.Output()
+    status = _status()
 
-    def update(*_):
+    def update():
         with out:
             out.clear_output(wait=True)
             try:
@@ -59,17 +93,20 @@ def allocation_explorer(
                 print(f"invalid setting: {err}")
                 return
             display(table.round(4))
-            fig, ax = plt.subplots(figsize=(6, 2.6))
+            fig, ax = _figure(6, 2.6)
             clusters = [c for c in table.columns if c.startswith("cluster")]
             table[clusters].plot.bar(ax=ax, rot=0)
             ax.set_ylabel("fraction of jobs")
-            ax.legend(fontsize="small", ncols=len(clusters))
-            plt.show()
+            ax.legend(fontsize="small", ncols=len(clusters), loc="lower center",
+                      bbox_to_anchor=(0.5, 1.0), frameon=False)  # fmt: skip
+            fig.tight_layout()
+            _show(fig)
 
+    callback = _serial(update, status)
     for control in [load, slack, *nodes, *speeds]:
-        control.observe(update, names="value")
-    update()
-    return w.VBox([w.HBox([load, slack]), w.HBox(nodes), w.HBox(speeds), out])
+        control.observe(callback, names="value")
+    callback()
+    return w.VBox([w.HBox([load, slack, status]), w.HBox(nodes), w.HBox(speeds), out])
 
 
 def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float = 1.0) -> w.VBox:
@@ -94,8 +131,9 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     a = config("fcfs", "first_fit", "fixed_order" if len(clusters) > 1 else "none")
     b = config("smallest_first", "best_fit", "larger_first" if len(clusters) > 1 else "none")
     out = w.Output()
+    status = _status()
 
-    def update(*_):
+    def update():
         with out:
             out.clear_output(wait=True)
             scaled = scale_runtimes(base, lf.value)
@@ -113,13 +151,16 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
                 rows[label] = r.metrics
             display(pd.DataFrame(rows).T[["mean_wait", "mean_waiting_ratio", "att",
                                           "mean_bounded_slowdown", "utilization"]].round(3))  # fmt: skip
-            wait_cdf(results, title=f"load factor {lf.value:g}, slowdown {sd.value:g}")
-            plt.show()
+            fig, ax = _figure(6, 4)
+            wait_cdf(results, ax=ax, title=f"load factor {lf.value:g}, slowdown {sd.value:g}")
+            fig.tight_layout()
+            _show(fig)
 
+    callback = _serial(update, status)
     for control in [lf, sd, *a, *b]:
-        control.observe(update, names="value")
-    update()
-    return w.VBox([w.HBox([lf, sd]), w.HBox(a), w.HBox(b), out])
+        control.observe(callback, names="value")
+    callback()
+    return w.VBox([w.HBox([lf, sd, status]), w.HBox(a), w.HBox(b), out])
 
 
 def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation: int = 30,
@@ -141,8 +182,9 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
         "x1": _slider(w.IntSlider, x1, 0, 1, 1, "x1"),
     }
     out = w.Output()
+    status = _status()
 
-    def update(*_):
+    def update():
         with out:
             out.clear_output(wait=True)
             v = {k: c.value for k, c in controls.items()}
@@ -155,16 +197,22 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
                 return
             sol = mdp.solve()
             size = min(15, v["truncation"])
-            policy_heatmap(sol.policy_table(v["x1"], size, size),
+            table = sol.policy_table(v["x1"], size, size)
+            print(f"co-allocate in {int(table.to_numpy().sum())} of {table.size} states shown "
+                  f"(x1 = {v['x1']}, q1 = 1..{size}, q2 = 0..{size})")  # fmt: skip
+            fig, ax = _figure(0.38 * (size + 1) + 3.5, 0.3 * size + 1.9)
+            policy_heatmap(table, ax=ax,
                            title=f"x1 = {v['x1']}: {sol.iterations} iterations, "
                            f"{sol.seconds:.2f} s (timing)")  # fmt: skip
-            plt.show()
+            fig.tight_layout()
+            _show(fig)
 
+    callback = _serial(update, status)
     for control in controls.values():
-        control.observe(update, names="value")
-    update()
+        control.observe(callback, names="value")
+    callback()
     items = list(controls.values())
-    return w.VBox([w.HBox(items[:4]), w.HBox(items[4:]), out])
+    return w.VBox([w.HBox(items[:4]), w.HBox([*items[4:], status]), out])
 
 
 def tla_snapshot_explorer() -> w.VBox:
@@ -181,7 +229,7 @@ def tla_snapshot_explorer() -> w.VBox:
     r2_end = _slider(w.FloatSlider, 5.0, 0.0, 10.0, 0.5, "r2 end")
     out = w.Output()
 
-    def update(*_):
+    def update():
         with out:
             out.clear_output(wait=True)
             jobs = [j._replace(procs=p.value, estimate=e.value)
@@ -198,14 +246,16 @@ def tla_snapshot_explorer() -> w.VBox:
             best = min(scores, key=lambda c: scores[c].att)
             print(f"TLA allocates job 1 to cluster {best}")
             display(table)
-            fig, ax = plt.subplots(figsize=(6, 2.4))
+            fig, ax = _figure(6, 2.4)
             table.drop(index="ATT").plot.bar(ax=ax, rot=0)
             ax.set_ylabel("simulated turnaround")
-            plt.show()
+            fig.tight_layout()
+            _show(fig)
 
+    callback = _serial(update)
     for control in [*procs, *est, r2_end]:
-        control.observe(update, names="value")
-    update()
+        control.observe(callback, names="value")
+    callback()
     return w.VBox([w.HBox(procs), w.HBox(est), r2_end, out])
 
 
@@ -227,7 +277,7 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
     bar = w.IntProgress(value=0, min=0, max=len(shih2013.METHODS), description="runs")
     out = w.Output()
 
-    def run(*_):
+    def run():
         with out:
             out.clear_output(wait=True)
             spec = next(x for x in shih2013.TABLE3 if x.wid == wid.value)
@@ -250,12 +300,13 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
             print(f"speeds {', '.join(f'{s:.2f}' for s in speeds)}; TLA improvement over the "
                   f"best of BF, FF, AI2: {100 * (best - att['TLA']) / best:.1f} %")  # fmt: skip
             display(table.round(0))
-            fig, ax = plt.subplots(figsize=(5, 2.4))
+            fig, ax = _figure(5, 2.4)
             table["ATT (s)"].plot.barh(ax=ax)
             ax.set_xlabel("average turnaround time (s)")
-            plt.show()
+            fig.tight_layout()
+            _show(fig)
 
-    button.on_click(run)
+    button.on_click(_serial(run))
     controls = w.VBox([w.HBox([wid, load, sh]), w.HBox([vector, depth, adepth]),
                        w.HBox([button, bar])])  # fmt: skip
     return w.VBox([controls, out])
@@ -288,7 +339,7 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
     cap = _slider(w.FloatSlider, link_mbps, 100, 2000, 50, "link capacity (Mbps)")
     out = w.Output()
 
-    def update(*_):
+    def update():
         with out:
             out.clear_output(wait=True)
             split = np.array([[s.value for s in row] for row in nodes])
@@ -321,9 +372,10 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
             fig.tight_layout()
             _show(fig)
 
+    callback = _serial(update)
     for control in [*(s for row in nodes for s in row), bw, cap]:
-        control.observe(update, names="value")
-    update()
+        control.observe(callback, names="value")
+    callback()
     rows = [w.HBox(row) for row in nodes]
     return w.VBox([*rows, w.HBox([bw, cap]), out])
 
@@ -343,19 +395,7 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
     count = _slider(w.IntSlider, clusters, 2, 8, 1, "clusters")
     bar = w.IntProgress(value=0, min=0, max=len(strategies), description="runs")
     out = w.Output()
-    lock, again = threading.Lock(), [False]
-
-    def update(*_):
-        # one run at a time (widget messages may arrive on another thread); a change
-        # made during a run is picked up when it ends
-        again[0] = True
-        while again[0] and lock.acquire(blocking=False):
-            try:
-                while again[0]:
-                    again[0] = False
-                    _run()
-            finally:
-                lock.release()
+    status = _status()
 
     def _run():
         setup = replace(SECTION6, clusters=count.value, jobs_per_cluster=jobs_per_cluster)
@@ -374,8 +414,7 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             print(f"BSBW {bw.value:.0f} Mbps, LSLT {level.value:.0%}, chunk {chunk_size.value:.0%}, "
                   f"{count.value} clusters: best module {best.upper()}")  # fmt: skip
             display(table.round(3))
-            fig = Figure(figsize=(7, 2.6))
-            ax = fig.subplots()
+            fig, ax = _figure(7, 2.6)
             ax.bar(table.index, table["att"], color="tab:blue")
             for name, style in (("migration_only", "--"), ("ideal", ":")):
                 ax.axhline(table.loc[name, "att"], color="k", ls=style, lw=1,
@@ -392,7 +431,8 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             fig.tight_layout()
             _show(fig)
 
+    callback = _serial(_run, status)
     for control in (bw, level, chunk_size, count):
-        control.observe(update, names="value")
-    update()
-    return w.VBox([w.HBox([bw, level]), w.HBox([chunk_size, count, bar]), out])
+        control.observe(callback, names="value")
+    callback()
+    return w.VBox([w.HBox([bw, level]), w.HBox([chunk_size, count, bar, status]), out])

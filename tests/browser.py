@@ -40,14 +40,16 @@ def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> 
 
 
 @contextlib.contextmanager
-def voila_app(folder: Path, sources: list[str], name: str = "app.ipynb"):
-    """Serve a notebook of the code cells ``sources`` with Voilà; yields its URL."""
+def voila_app(folder: Path, sources: list[str] | None, name: str = "app.ipynb"):
+    """Serve with Voilà a notebook of the code cells ``sources`` (``None``: the notebook
+    ``name`` already in ``folder``); yields its URL."""
     if not CHROMIUM.exists():
         pytest.fail("Debian's chromium is missing (/usr/bin/chromium): `make test` installs it")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}  # fmt: skip
-    nbformat.write(notebook, folder / name)
+    if sources is not None:
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                           "language": "python"}  # fmt: skip
+        nbformat.write(notebook, folder / name)
     port = _free_port()
     with open(folder / "voila.log", "w") as log:
         proc = subprocess.Popen(
@@ -87,3 +89,58 @@ def set_slider(page, label: str, value: str, nth: int = 0) -> None:
     page.keyboard.press("Control+A")
     page.keyboard.type(value)
     page.keyboard.press("Enter")
+
+
+@contextlib.contextmanager
+def jupyter_lab(root: Path):
+    """JupyterLab on ``root`` (free loopback port, a random token); yields (URL, token)."""
+    import secrets
+
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing (/usr/bin/chromium): `make test` installs it")
+    port, token = _free_port(), secrets.token_hex(16)
+    with open(root / "lab.log", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+             "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
+             f"--ServerApp.root_dir={root}", "--allow-root",
+             f"--LabApp.workspaces_dir={root / 'workspaces'}",  # no layout from another run
+             f"--LabApp.user_settings_dir={root / 'settings'}"],
+            cwd=root, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            _wait_for_port(port, proc)
+            yield f"http://127.0.0.1:{port}", token
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+def real_drawing(png: bytes, min_ink: float = 0.02) -> bool:
+    """A chart, not a blank or half-drawn one: a PNG of some size whose non-background
+    (not near-white) pixels are at least ``min_ink`` of the image."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    if not png.startswith(b"\x89PNG") or len(png) < 5_000:
+        return False
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("L"))
+    return float((pixels < 235).mean()) >= min_ink
+
+
+def table_rows(scope) -> dict[str, list[str]]:
+    """The last table in ``scope``: row label -> cell texts."""
+    rows = scope.locator("table").last.locator("tbody tr")
+    return {r.locator("th").first.inner_text().strip(): [c.inner_text().strip()
+                                                          for c in r.locator("td").all()]
+            for r in rows.all()}  # fmt: skip
+
+
+def scope_charts(scope) -> list[bytes]:
+    """The PNGs drawn inside ``scope``."""
+    sources = scope.locator('img[src^="data:image/png;base64,"]').evaluate_all(
+        "imgs => imgs.map(i => i.getAttribute('src'))"
+    )
+    return [base64.b64decode(src.split(",", 1)[1]) for src in sources]

@@ -50,6 +50,12 @@ def test_every_notebook_follows_the_conventions():
         assert all(c.get("execution_count") for c in code), f"{path.name} is stored executed"
         errors = [o for c in code for o in c.get("outputs", []) if o["output_type"] == "error"]
         assert not errors, f"{path.name} has stored errors"
+        # opens on the registered kernel; what is stored reads without trust or a kernel
+        assert nb["metadata"]["kernelspec"]["name"] == cli.KERNEL, path.name
+        assert "widgets" not in nb["metadata"], f"{path.name} stores widget state"
+        widget_views = [c for c in code for o in c.get("outputs", [])
+                        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]  # fmt: skip
+        assert not widget_views, f"{path.name} stores widget outputs (python -m hpcmodels store)"
 
 
 def test_cli_selects_notebooks():
@@ -57,4 +63,8 @@ def test_cli_selects_notebooks():
     assert cli.find_notebooks([]) == sorted(cli.find_notebooks([]))
     with pytest.raises(SystemExit, match="no notebook matches"):
         cli.find_notebooks(["99_missing"])
+    with pytest.raises(SystemExit, match="no notebook matches"):
+        cli.find_notebooks([""])  # an empty selector selects nothing, not everything
+    assert [p.name for p in cli.find_notebooks(["05"])] == ["05_filippopoulos_dp.ipynb"]
+    assert [p.name for p in cli.find_notebooks(["jones2005"])] == ["04_jones2005_bandwidth.ipynb"]
     assert cli._parse_value("500000") == 500000 and cli._parse_value("abc") == "abc"
