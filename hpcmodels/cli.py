@@ -174,7 +174,7 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int
             folders.append(where)
         else:
             results = BUILD / "results"
-            run_parameters, output = {}, BUILD / "notebooks" / nb.name
+            run_parameters, output = {"results_dir": str(results)}, BUILD / "notebooks" / nb.name
         output.parent.mkdir(parents=True, exist_ok=True)
         results.mkdir(parents=True, exist_ok=True)
         try:

@@ -39,19 +39,24 @@ def test_a_missing_log_leaves_the_other_notebooks_running(tmp_path, monkeypatch)
     assert (tmp_path / "results" / "huang2006.csv").exists()
 
 
-def test_notebook_02_without_its_log_is_not_run(tmp_path):
-    """End to end: an empty data folder, no network; the command succeeds and the report
-    names the log."""
+def test_reproduce_with_an_empty_data_folder_runs_03_and_05(tmp_path):
+    """End to end, no log and no network: 02 is ``not run`` (naming its log), 03 and 05
+    run, the command succeeds and REPORT.md has all three."""
     empty = tmp_path / "data"
     empty.mkdir()
     env = dict(os.environ, HPCMODELS_DATA=str(empty), HPCMODELS_CACHE=str(tmp_path / "cache"),
                HPCMODELS_OFFLINE="1", HPCMODELS_BUILD=str(tmp_path / "build"))  # fmt: skip
-    proc = subprocess.run([sys.executable, "-m", "hpcmodels", "reproduce", "02", "-k", "python3"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "hpcmodels", "reproduce", "02", "03", "05", "-k", "python3"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "02_huang2006_integrated.ipynb not run" in proc.stdout
     report = (tmp_path / "build" / "REPORT.md").read_text()
-    assert "not run" in report and "SDSC" in report.upper()
+    assert "SDSC-SP2-1998-4.2-cln.swf.gz is not available locally" in report
+    sections = [line for line in report.splitlines() if line.startswith("## ")]
+    assert len(sections) == 3, sections
+    assert "Run: `03_he2006_ort_omr.ipynb` with parameters defaults" in report
 
 
 def _fake_run(source, target, parameters=None, **_):
