@@ -72,6 +72,7 @@ def _not_run(notebook: Path, reason: str, out: Path) -> None:
 
 
 KERNEL = "hpcmodels"  # registered by `make` ("Python (hpcmodels)"); notebooks declare it
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def _kernel(kernel: str | None) -> str | None:
@@ -85,18 +86,17 @@ def _kernel(kernel: str | None) -> str | None:
 
 
 def strip_widgets(path: Path) -> None:
-    """Drop the stored outputs of widget cells and the saved widget state: what a reader
-    sees without running is plain tables and figures; a live widget appears on run."""
+    """Drop the stored outputs of the explorer cells (tagged ``nbval-ignore-output``,
+    nothing but widgets): a reader without a kernel sees plain tables and figures, and
+    the live explorer appears on run. Cells with progress bars keep their outputs."""
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
-        if cell.cell_type == "code" and any(
-            "application/vnd.jupyter.widget-view+json" in out.get("data", {})
-            for out in cell.outputs
-        ):
-            cell.outputs = []
-    nb.metadata.pop("widgets", None)
+        tags = cell.metadata.get("tags", []) if cell.cell_type == "code" else []
+        if ("nbval-ignore-output" in tags and cell.outputs
+                and all(WIDGET_VIEW in out.get("data", {}) for out in cell.outputs)):  # fmt: skip
+            cell.outputs = []  # an explorer: nothing but widgets
     nbformat.write(nb, path)
 
 

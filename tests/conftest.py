@@ -5,8 +5,6 @@ from pathlib import Path
 from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/oracles.py
-# the tests (and the notebook kernels nbval starts) never download a log
-os.environ.setdefault("HPCMODELS_OFFLINE", "1")
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
