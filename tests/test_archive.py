@@ -59,6 +59,17 @@ def test_unreachable_archive_is_a_clear_error(empty_env, monkeypatch):
     # a closed port on this machine stands in for an archive that cannot be reached
     monkeypatch.setattr(archive, "ARCHIVE", "http://127.0.0.1:9/workload")
     with pytest.raises(LogNotAvailable, match="could not download.*put it in"):
+        archive_log_path("DAS2-fs1-2003-1", download=True)
+
+
+def test_downloads_are_on_unless_the_user_opts_out(empty_env, monkeypatch):
+    monkeypatch.setattr(archive, "ARCHIVE", "http://127.0.0.1:9/workload")
+    monkeypatch.setenv("HPCMODELS_OFFLINE", "1")  # as in every test run (conftest.py)
+    with pytest.raises(LogNotAvailable, match="not available locally"):
+        archive_log_path("DAS2-fs1-2003-1")  # no download attempted
+    monkeypatch.setenv("HPCMODELS_OFFLINE", "0")
+    assert archive.downloads_allowed()
+    with pytest.raises(LogNotAvailable, match="could not download"):
         archive_log_path("DAS2-fs1-2003-1")
 
 
