@@ -16,6 +16,7 @@ from hpcmodels.bandwidth import (
     Residual,
     advance_residuals,
     allot_bandwidth,
+    batch_means_ci,
     link_demand,
     ppbw_from_bsbw,
     progress_rate,
@@ -25,6 +26,11 @@ from hpcmodels.bandwidth import (
 )
 from hpcmodels.bandwidth.model import demand_kernel
 from hpcmodels.bandwidth.modules import A1, B1, B2, B3, B4, a1_ranges, module_split
+
+
+def test_batch_means_ci_of_a_short_series_is_nan():
+    assert np.isnan(batch_means_ci(np.ones(10)))  # fewer than two values per batch
+    assert batch_means_ci(np.arange(400.0)) > 0
 
 
 def test_fig5_example_by_hand():
@@ -112,6 +118,14 @@ def test_allotment_properties(case):
         (lambda: Network(bsbw=100.0, link_mbps=0.0), "link_mbps"),
         (lambda: Network(bsbw=100.0, link_mbps=(1000.0, 1000.0)).link_capacities(3), "link_mbps"),
         (lambda: advance_residuals(Residual(1.0, 1.0), 5.0, 0.5), "dt"),
+        (lambda: advance_residuals(Residual(1.0, 1.0), 0.5, float("nan")), "sd"),
+        (lambda: start_residual(float("nan"), 0.7), "execution_time"),
+        (lambda: start_residual(100.0, 1.5), "compute_fraction"),
+        (lambda: saturation([[1.0, 2.0]], [1.0]), "links"),
+        (lambda: saturation([[float("inf")]], [1.0]), "demand"),
+        (lambda: slowdown_factors([[1.0]], [[1.0, 1.0]]), "allotted"),
+        (lambda: batch_means_ci(["a", "b"]), "values"),
+        (lambda: batch_means_ci(np.full(100, np.nan)), "values"),
     ],
 )
 def test_bad_input_names_the_field(call, field):

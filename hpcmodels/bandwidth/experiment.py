@@ -126,7 +126,12 @@ def batch_means_ci(values: np.ndarray, batches: int = 20) -> float:
     ``batches`` consecutive batches, Student's t on their means."""
     from scipy import stats
 
-    values = np.asarray(values, float)
+    try:
+        values = np.asarray(values, float)
+    except (TypeError, ValueError):
+        raise ValueError(f"values must be numbers, got {values!r:.80}") from None
+    if values.ndim != 1 or not np.all(np.isfinite(values)):
+        raise ValueError("values must be a 1-D series of finite numbers")
     if values.size < 2 * batches:
         return float("nan")
     means = np.array([b.mean() for b in np.array_split(values, batches)])

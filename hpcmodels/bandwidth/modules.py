@@ -97,23 +97,20 @@ def _a1(free, load, cap, p, bsbw, lslt, sites, widths, off):
                     break
     if not reach[0, p]:
         return 0
-    rest, used = p, 0
-    for i in range(m):
-        chosen = -1
+    rest = p
+    counts = np.zeros(m, np.int64)
+    for i in range(m):  # the smallest count of each cluster in turn that still completes
         for k in range(2):
             a, b = ranges[i, 2 * k], min(ranges[i, 2 * k + 1], rest)
             for x in range(a, b + 1):
                 if reach[i + 1, rest - x]:
-                    chosen = x
+                    counts[i] = x
                     break
-            if chosen >= 0:
-                break
-        if chosen > 0:
-            sites[off + used] = i
-            widths[off + used] = chosen
-            used += 1
-            rest -= chosen
-    return used
+            else:
+                continue
+            break
+        rest -= counts[i]
+    return _write_counts(counts, sites, widths, off)
 
 
 @numba.njit(cache=True)
