@@ -131,11 +131,13 @@ def real_drawing(png: bytes, min_ink: float = 0.02) -> bool:
 
 
 def table_rows(scope) -> dict[str, list[str]]:
-    """The last table in ``scope``: row label -> cell texts."""
-    rows = scope.locator("table").last.locator("tbody tr")
-    return {r.locator("th").first.inner_text().strip(): [c.inner_text().strip()
-                                                          for c in r.locator("td").all()]
-            for r in rows.all()}  # fmt: skip
+    """The last table in ``scope``: row label -> cell texts. Read in one script call, so
+    a table redrawn meanwhile cannot mix rows of the old and the new one."""
+    rows = scope.locator("table").last.evaluate(
+        "t => [...t.tBodies[0].rows].map(r => [r.querySelector('th').innerText.trim(),"
+        " [...r.querySelectorAll('td')].map(c => c.innerText.trim())])"
+    )
+    return {label: cells for label, cells in rows}
 
 
 def scope_charts(scope) -> list[bytes]:

@@ -5,7 +5,15 @@ real chart (a PNG of the right size, not a blank or broken one)."""
 import time
 
 import pytest
-from browser import CHROMIUM, FLAGS, SCREENSHOTS, assert_real_charts, set_slider, voila_app
+from browser import (
+    CHROMIUM,
+    FLAGS,
+    SCREENSHOTS,
+    assert_real_charts,
+    set_slider,
+    table_rows,
+    voila_app,
+)
 from playwright.sync_api import sync_playwright
 
 from logs import SDSC, need_log
@@ -85,6 +93,4 @@ def test_run_explorer_runs_the_four_methods_and_depth_one_is_fastest_first(app):
 
 def _att_table(page) -> dict[str, str]:
     """The run explorer's table (the page's last table): method -> ATT as shown."""
-    rows = page.locator("table").last.locator("tbody tr")
-    return {r.locator("th").inner_text().strip(): r.locator("td").inner_text().strip()
-            for r in rows.all()}  # fmt: skip
+    return {method: cells[0] for method, cells in table_rows(page).items()}
