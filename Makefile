@@ -22,8 +22,10 @@ $(STAMP): pyproject.toml
 reproduce: $(STAMP)  ## run every notebook at its quick defaults, write figures/ and build/REPORT.md
 	$(PY) -m hpcmodels reproduce
 
-$(CHROMIUM):
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+$(CHROMIUM):  ## root installs it; anyone else gets the browser tests skipped, told what to install
+	@if [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "not root: the browser tests will be skipped (sudo apt-get install chromium)"; fi
 
 test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser tests and nbval over notebooks/
 	$(VENV)/bin/ruff check .

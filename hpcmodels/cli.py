@@ -68,7 +68,9 @@ def _not_run(notebook: Path, reason: str, out: Path) -> None:
     frame = pd.DataFrame([row], columns=COLUMNS)
     frame.insert(0, "title", getattr(module, "TITLE", paper))
     out.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out / f"{getattr(module, 'PAPER', paper)}.csv", index=False)
+    key = getattr(module, "PAPER", paper)
+    frame.to_csv(out / f"{key}.csv", index=False)
+    (out / f"{key}.json").unlink(missing_ok=True)  # how an older run was made: stale too
 
 
 KERNEL = "hpcmodels"  # registered by `make` ("Python (hpcmodels)"); notebooks declare it
@@ -145,11 +147,14 @@ def _provenance(results: Path, notebook: Path, parameters: dict) -> None:
     import importlib
 
     key = getattr(importlib.import_module(f"hpcmodels.papers.{paper}"), "PAPER", paper)
-    (results / f"{key}.json").write_text(json.dumps({
+    record = results / f"{key}.json"
+    info = json.loads(record.read_text()) if record.exists() else {}  # the logs, from the run
+    info.update({
         "notebook": notebook.name, "parameters": parameters or "defaults",
         "commit": _commit(), "data": os.environ.get("HPCMODELS_DATA", ""),
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-    }, default=str))  # fmt: skip
+    })  # fmt: skip
+    record.write_text(json.dumps(info, default=str))
 
 
 def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -19,6 +20,24 @@ CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
+
+
+def require_chromium() -> None:
+    """Browser tests need Debian's chromium. ``make test`` installs it as root; a user who
+    is not root gets the browser tests skipped with the package to install; as root a
+    missing browser is a failure (the Makefile should have installed it)."""
+    if CHROMIUM.exists():
+        return
+    if os.geteuid() != 0:
+        pytest.skip("browser tests need Debian's package chromium (/usr/bin/chromium): "
+                    "sudo apt-get install chromium")  # fmt: skip
+    pytest.fail("Debian's chromium is missing (/usr/bin/chromium): `make test` installs it")
+
+
+def launch(playwright):
+    """Headless Debian chromium, local pages only."""
+    require_chromium()
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
 
 
 def _free_port() -> int:
@@ -43,8 +62,7 @@ def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> 
 def voila_app(folder: Path, sources: list[str] | None, name: str = "app.ipynb"):
     """Serve with Voilà a notebook of the code cells ``sources`` (``None``: the notebook
     ``name`` already in ``folder``); yields its URL."""
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing (/usr/bin/chromium): `make test` installs it")
+    require_chromium()
     if sources is not None:
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
@@ -96,8 +114,7 @@ def jupyter_lab(root: Path):
     """JupyterLab on ``root`` (free loopback port, a random token); yields (URL, token)."""
     import secrets
 
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing (/usr/bin/chromium): `make test` installs it")
+    require_chromium()
     port, token = _free_port(), secrets.token_hex(16)
     with open(root / "lab.log", "w") as log:
         proc = subprocess.Popen(

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from browser import CHROMIUM, FLAGS, SCREENSHOTS, assert_real_charts, set_slider, voila_app
+from browser import SCREENSHOTS, assert_real_charts, launch, set_slider, voila_app
 from playwright.sync_api import sync_playwright
 
 from hpcmodels.bandwidth import SECTION6, allot_bandwidth, run_point, slowdown_factors
@@ -55,7 +55,7 @@ def test_link_picture_recomputes_the_allotment(app):
     """BSBW 400: link C2 saturates and the three jobs share sd < 1 (the model's values);
     typed down to 200 no link saturates and every sd is 1."""
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1500, "height": 1400})
         page.goto(app, timeout=120_000)
         _wait_for_text(page, "saturated links: C2")
@@ -77,7 +77,7 @@ def test_bandwidth_explorer_reruns_every_strategy(app):
     ``run_point`` gives for that point, and the chart is real."""
     setup = replace(SECTION6, jobs_per_cluster=JOBS)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1500, "height": 1800})
         page.goto(app, timeout=120_000)
         _wait_for_text(page, "BSBW 500 Mbps, LSLT 100%")

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 from browser import (
-    CHROMIUM,
-    FLAGS,
     SCREENSHOTS,
     jupyter_lab,
+    launch,
     real_drawing,
     scope_charts,
     set_slider,
@@ -130,10 +129,6 @@ def _move_three_times(page, case: Case, shot: str) -> None:
     scope.screenshot(path=SCREENSHOTS / shot)
 
 
-def _browser(p):
-    return p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
-
-
 @pytest.mark.parametrize("key", ["02", "03", "05"])
 def test_jupyterlab_run_all_then_move_the_slider(key, tmp_path):
     if key == "02":
@@ -141,7 +136,7 @@ def test_jupyterlab_run_all_then_move_the_slider(key, tmp_path):
     case = CASES[key]
     _copy_project(tmp_path)
     with jupyter_lab(tmp_path) as (url, token), sync_playwright() as p:
-        browser = _browser(p)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{url}/lab/tree/notebooks/{case.notebook}?reset&token={token}",
                   timeout=120_000)  # fmt: skip
@@ -164,7 +159,7 @@ def test_voila_app_moves_the_slider(key, tmp_path):
     case = CASES[key]
     folder = _copy_project(tmp_path)
     with voila_app(folder, None, name=case.notebook) as url, sync_playwright() as p:
-        browser = _browser(p)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(url, timeout=300_000)
         _move_three_times(page, case, f"voila_{key}.png")

@@ -6,10 +6,9 @@ import time
 
 import pytest
 from browser import (
-    CHROMIUM,
-    FLAGS,
     SCREENSHOTS,
     assert_real_charts,
+    launch,
     set_slider,
     table_rows,
     voila_app,
@@ -34,7 +33,7 @@ def test_snapshot_explorer_recomputes_when_r2_ends_early(app):
     on B). Typing 1 into r2's end (Fig. 9's actual end) must give 7.75 on A, 8.25 on B and
     the choice A, with the chart redrawn."""
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(app, timeout=120_000)
         page.get_by_text("TLA allocates job 1 to cluster B").wait_for(timeout=120_000)
@@ -58,7 +57,7 @@ def test_run_explorer_runs_the_four_methods_and_depth_one_is_fastest_first(app):
     (depth 1) and Run again: TLA's ATT equals fastest first's (depth 1 decides as FF)."""
     need_log(SDSC)  # A1 is the SDSC SP2 log
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1400})
         page.goto(app, timeout=120_000)
         page.get_by_text("TLA allocates job 1 to cluster B").wait_for(timeout=120_000)

@@ -31,7 +31,11 @@ def test_a_missing_log_leaves_the_other_notebooks_running(tmp_path, monkeypatch)
         ran.append(name)
 
     monkeypatch.setattr(papermill, "execute_notebook", execute)
+    stale = tmp_path / "results" / "huang2006.json"  # how an older run of 02 was made
+    stale.parent.mkdir(parents=True)
+    stale.write_text('{"notebook": "02_huang2006_integrated.ipynb", "logs": []}')
     code = cli.reproduce([], {}, None)
+    assert not stale.exists()
     assert code == 1  # notebook 04's real failure is an error after the report is written
     assert [n[:2] for n in ran] == ["01", "03", "05"]
     report = (tmp_path / "REPORT.md").read_text()
@@ -57,6 +61,7 @@ def test_reproduce_with_an_empty_data_folder_runs_03_and_05(tmp_path):
     sections = [line for line in report.splitlines() if line.startswith("## ")]
     assert len(sections) == 3, sections
     assert "Run: `03_he2006_ort_omr.ipynb` with parameters defaults" in report
+    assert report.count("Logs read: none (no workload log).") == 2  # 03 and 05
 
 
 def _fake_run(source, target, parameters=None, **_):
@@ -95,3 +100,24 @@ def test_the_default_report_says_how_each_section_was_made(tmp_path, monkeypatch
                                   "04_jones2005_bandwidth", "05_filippopoulos_dp"])  # fmt: skip
 def test_every_notebook_maps_to_its_paper_module(name):
     assert cli.paper_of(Path(f"{name}.ipynb")) is not None
+
+
+def test_the_report_names_the_log_a_section_read(tmp_path, monkeypatch):
+    """A run that reads the SDSC log: its section names the log, the file and the
+    checked SHA-256."""
+    from logs import SDSC, need_log
+
+    need_log(SDSC)
+    from hpcmodels.workloads.archive import CATALOGUE, load_archive_log
+
+    def run_reading_the_log(source, target, parameters=None, **kwargs):
+        load_archive_log(SDSC)
+        _fake_run(source, target, parameters, **kwargs)
+
+    monkeypatch.setattr(cli, "BUILD", tmp_path)
+    monkeypatch.setattr(papermill, "execute_notebook", run_reading_the_log)
+    assert cli.reproduce(["02"], {}, None) == 0
+    report = (tmp_path / "REPORT.md").read_text()
+    sha = CATALOGUE[SDSC].sha256
+    assert f"Logs read: `{SDSC}` (file `" in report
+    assert f"sha256 `{sha[:12]}…`, pinned checksum checked)" in report

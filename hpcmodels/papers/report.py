@@ -17,6 +17,7 @@ A notebook collects its rows in a :class:`Collector` and saves them as CSV under
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,6 +131,10 @@ class Collector:
         frame = self.frame()
         frame.insert(0, "title", self.title)
         frame.to_csv(path, index=False)
+        from ..workloads.archive import logs_read
+
+        # a fresh record for this run; `python -m hpcmodels reproduce` adds how it ran
+        path.with_suffix(".json").write_text(json.dumps({"logs": logs_read()}))
         return path
 
 
@@ -153,6 +158,22 @@ def _markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _provenance_lines(info: dict) -> list[str]:
+    """How a section's results were made: the run (when ``reproduce`` made it) and the
+    workload logs read, each with its file and SHA-256."""
+    lines = []
+    if "notebook" in info:
+        lines.append(f"Run: `{info['notebook']}` with parameters {info.get('parameters')}, "
+                     f"commit {info.get('commit')}, data folder `{info.get('data') or '-'}`, "
+                     f"{info.get('date')}.")  # fmt: skip
+    if "logs" in info:
+        logs = [f"`{e['log']}` (file `{e['file']}`, sha256 `{e['sha256'][:12]}…`, "
+                + ("pinned checksum checked)" if e["pinned"] else "no published checksum)")
+                for e in info["logs"]]  # fmt: skip
+        lines.append("Logs read: " + ("; ".join(logs) if logs else "none (no workload log)") + ".")
+    return lines
+
+
 def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
     """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report."""
     results = sorted(Path(results_dir).glob("*.csv"))
@@ -168,12 +189,7 @@ def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
         parts += [f"## {title}", "", f"{len(frame)} items: {summary}.", ""]
         run = path.with_suffix(".json")
         if run.exists():
-            import json
-
-            info = json.loads(run.read_text())
-            parts += [f"Run: `{info.get('notebook')}` with parameters {info.get('parameters')}, "
-                      f"commit {info.get('commit')}, data `{info.get('data') or '-'}`, "
-                      f"{info.get('date')}.", ""]  # fmt: skip
+            parts += [*_provenance_lines(json.loads(run.read_text())), ""]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
     report = Path(report_path)
     report.parent.mkdir(parents=True, exist_ok=True)

@@ -31,6 +31,7 @@ __all__ = [
     "archive_log_path",
     "load_archive_log",
     "is_available",
+    "logs_read",
 ]
 
 ARCHIVE = "https://www.cs.huji.ac.il/labs/parallel/workload"
@@ -213,7 +214,20 @@ def load_archive_log(name: str, *, download: bool | None = None,
     (whether a pinned checksum was checked).
     """
     log = _entry(name)
-    frame = read_swf(archive_log_path(name, download=download), on_error=on_error)
+    path = archive_log_path(name, download=download)
+    frame = read_swf(path, on_error=on_error)
     frame.attrs["log"] = log.name
     frame.attrs["verified"] = log.sha256 is not None
+    _READ[log.name] = {"log": log.name, "file": str(path),
+                       "sha256": log.sha256 or _sha256(path), "pinned": log.sha256 is not None}  # fmt: skip
     return frame
+
+
+_READ: dict[str, dict] = {}
+
+
+def logs_read() -> list[dict]:
+    """Every log this process has read with :func:`load_archive_log`: name, file, SHA-256
+    and whether that hash is the catalogue's pinned one (checked) or only the file's own
+    (a log with no published checksum). The reproduction report names them."""
+    return [dict(entry) for entry in _READ.values()]
