@@ -57,7 +57,7 @@ def test_link_picture_recomputes_the_allotment(app):
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1500, "height": 1400})
-        page.goto(app, timeout=120_000)
+        page.goto(app, timeout=300_000)  # Voila runs every cell first
         _wait_for_text(page, "saturated links: C2")
         table = page.locator("table").first.inner_text()
         sd = _sd(400.0)
@@ -79,7 +79,7 @@ def test_bandwidth_explorer_reruns_every_strategy(app):
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1500, "height": 1800})
-        page.goto(app, timeout=120_000)
+        page.goto(app, timeout=300_000)  # Voila runs every cell first
         _wait_for_text(page, "BSBW 500 Mbps, LSLT 100%")
         assert_real_charts(page, 2)
         before = run_point("a1", setup, bsbw=500.0)["att"]
