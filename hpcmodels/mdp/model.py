@@ -114,10 +114,14 @@ class CoallocationMDP:
     def states(self) -> np.ndarray:
         """All states as rows ``(q1, q2, g, x1, x2, x11)``, in a fixed order."""
         d = self.truncation
-        rows = [(q1, q2, g, *x)
-                for q1 in range(d + 1) for g in ((0,) if q1 == 0 else (1, 2))
-                for q2 in range(d + 1) for x in SERVICE_CONFIGS]  # fmt: skip
-        return np.array(rows, dtype=np.int64)
+        # order: q1, then g (0 alone when q1 = 0, else 1, 2), then q2, then the configuration
+        heads = np.array([(0, 0)] + [(q1, g) for q1 in range(1, d + 1) for g in (1, 2)])
+        configs = np.array(SERVICE_CONFIGS)
+        per_head = (d + 1) * len(configs)
+        head = np.repeat(heads, per_head, axis=0)
+        q2 = np.tile(np.repeat(np.arange(d + 1), len(configs)), len(heads))
+        x = np.tile(configs, ((d + 1) * len(heads), 1))
+        return np.column_stack([head[:, 0], q2, head[:, 1], x]).astype(np.int64)
 
     @cached_property
     def _index(self) -> dict:
@@ -130,6 +134,12 @@ class CoallocationMDP:
     @property
     def n_states(self) -> int:
         return len(self.states)
+
+    @cached_property
+    def queue_groups(self) -> np.ndarray:
+        """Each state's group of equal queue lengths, ``q1 (Delta + 1) + q2`` (the coarse
+        level of :mod:`hpcmodels.mdp.evaluation`); ``(Delta + 1)^2`` groups."""
+        return self.states[:, 0] * (self.truncation + 1) + self.states[:, 1]
 
     @cached_property
     def cost(self) -> np.ndarray:
@@ -229,23 +239,22 @@ class CoallocationMDP:
         return (a, prob_a), (b, prob_b)
 
     def _event_arrays(self, x):
-        """Vectorised ``eta``: a list of (target state arrays, rate arrays)."""
+        """Vectorised ``eta``: (target state arrays, rate array) per event, one at a time
+        (at Delta = 300 all eight at once would hold ~0.4 GB of index arrays)."""
         q1, q2, g, x1, x2, x11 = x
         d = self.truncation
         zeros = np.zeros_like(q1, dtype=float)
         one = np.ones_like(q1)
-        return [
-            ((np.minimum(q1 + 1, d), q2, g, x1, x2, x11),
-             np.where((q1 > 0) & (q1 < d), self.lam1, zeros)),
-            ((one, q2, one, x1, x2, x11), np.where(q1 == 0, self.lam1 * self.p, zeros)),
-            ((one, q2, 2 * one, x1, x2, x11), np.where(q1 == 0, self.lam1 * (1 - self.p), zeros)),
-            ((q1, np.minimum(q2 + 1, d), g, x1, x2, x11), np.where(q2 < d, self.lam2, zeros)),
-            ((q1, q2, g, np.maximum(x1 - 1, 0), x2, x11), self.mu1 * x1),
-            ((q1, q2, g, x1, np.maximum(x2 - 1, 0), x11), self.mu1 * x2),
-            ((q1, q2, g, x1, x2, np.maximum(x11 - 1, 0)), self.mu3 * x11),
-            ((q1, np.maximum(q2 - 1, 0), g, x1, x2, x11),
-             np.where((x11 == 0) & (q2 > 0), self.mu2, zeros)),
-        ]  # fmt: skip
+        yield ((np.minimum(q1 + 1, d), q2, g, x1, x2, x11),
+               np.where((q1 > 0) & (q1 < d), self.lam1, zeros))  # fmt: skip
+        yield (one, q2, one, x1, x2, x11), np.where(q1 == 0, self.lam1 * self.p, zeros)
+        yield (one, q2, 2 * one, x1, x2, x11), np.where(q1 == 0, self.lam1 * (1 - self.p), zeros)
+        yield (q1, np.minimum(q2 + 1, d), g, x1, x2, x11), np.where(q2 < d, self.lam2, zeros)
+        yield (q1, q2, g, np.maximum(x1 - 1, 0), x2, x11), self.mu1 * x1
+        yield (q1, q2, g, x1, np.maximum(x2 - 1, 0), x11), self.mu1 * x2
+        yield (q1, q2, g, x1, x2, np.maximum(x11 - 1, 0)), self.mu3 * x11
+        yield ((q1, np.maximum(q2 - 1, 0), g, x1, x2, x11),
+               np.where((x11 == 0) & (q2 > 0), self.mu2, zeros))  # fmt: skip
 
     def _matrix(self, d: int) -> sp.csr_matrix:
         n = self.n_states
@@ -327,7 +336,7 @@ class CoallocationMDP:
         pi /= pi.sum()
         return float(pi @ self.cost)
 
-    def solve(self, method: str = "value_iteration", **options):
+    def solve(self, method: str = "modified_policy_iteration", **options):
         """Optimal policy and cost (see :func:`hpcmodels.mdp.solve.solve`)."""
         from .solve import solve
 
