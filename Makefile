@@ -37,8 +37,8 @@ lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 app: $(STAMP)  ## one notebook as a standalone Voila app: make app NOTEBOOK=03
 	cd notebooks && ../$(VENV)/bin/voila $(notdir $(firstword $(wildcard notebooks/$(NOTEBOOK)*.ipynb)))
 
-bench: $(STAMP)
-	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+bench: $(STAMP)  ## every benchmark at its quick size (a few minutes); FULL=1 adds the heavy rows
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b $(if $(FULL),,--quick) || exit 1; done
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -6,12 +6,14 @@ and the row says so), and the time to generate 50,000 jobs with each synthetic m
 (Jann97 with parameters fitted to the CTC SP2 log, or, when that log is absent, to the
 SDSC SP2 log as a stand-in for timing only). Logs come from ``$HPCMODELS_DATA``.
 
-Run: ``python benchmarks/bench_workloads.py`` (``make bench``). Times are medians of
-repeated runs after one warm-up call (numba compilation excluded).
+Run: ``python benchmarks/bench_workloads.py`` (``make bench``; ``--quick`` is accepted
+and changes nothing: the whole script takes seconds). Times are medians of repeated
+runs after one warm-up call (numba compilation excluded).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 
@@ -74,6 +76,11 @@ def model_rows(n_jobs: int = 50_000) -> list[dict]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="accepted; the sizes are already small"
+    )
+    parser.parse_args()
     print(f"{platform.platform()} | numpy {np.__version__} | numba {numba.__version__} | "
           f"{os.cpu_count()} CPUs | HPCMODELS_DATA={os.environ.get('HPCMODELS_DATA', '')}\n")  # fmt: skip
     table = pd.DataFrame(read_rows() + model_rows())

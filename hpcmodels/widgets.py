@@ -166,8 +166,9 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
 def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation: int = 30,
                  x1: int = 1) -> w.VBox:  # fmt: skip
     """Sliders for the loads, p, mu3, the costs and Delta; the optimal co-allocation
-    policy (value iteration, well under a second at Delta = 30) is recomputed and drawn
-    as a heatmap for the chosen x1."""
+    policy (modified policy iteration, warm-started from the previous setting while
+    Delta stays the same: a few hundredths of a second at Delta = 30, about half a
+    second at 100) is recomputed and drawn as a heatmap for the chosen x1."""
     from .mdp import CoallocationMDP
     from .plots import policy_heatmap
 
@@ -178,11 +179,12 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
         "mu3": _slider(w.FloatSlider, mu3, 0.1, 1.5, 0.05, "mu3"),
         "c1": _slider(w.FloatSlider, 2.0, 0.0, 5.0, 0.5, "c1"),
         "c2": _slider(w.FloatSlider, 1.0, 0.0, 5.0, 0.5, "c2"),
-        "truncation": _slider(w.IntSlider, truncation, 5, 60, 1, "Delta"),
+        "truncation": _slider(w.IntSlider, truncation, 5, 100, 1, "Delta"),
         "x1": _slider(w.IntSlider, x1, 0, 1, 1, "x1"),
     }
     out = w.Output()
     status = _status()
+    previous: dict = {}  # the last solution: a warm start for the next setting
 
     def update():
         with out:
@@ -195,7 +197,10 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
             except ValueError as err:
                 print(f"invalid setting: {err}")
                 return
-            sol = mdp.solve()
+            last = previous.get("solution")
+            same_space = last is not None and last.mdp.truncation == mdp.truncation
+            sol = mdp.solve(start=last.values if same_space else None)
+            previous["solution"] = sol
             size = min(15, v["truncation"])
             table = sol.policy_table(v["x1"], size, size)
             print(f"co-allocate in {int(table.to_numpy().sum())} of {table.size} states shown "

@@ -126,3 +126,23 @@ def test_paper_tables_agree_in_most_cells():
     """The reproduction's numbers as reported: a guard against silent changes."""
     counts = {fig: fk.policy_rows(fig)[0]["ours"] for fig in fk.PAPER_TABLES}
     assert counts == {"Fig. 2": 229, "Fig. 3": 41, "Fig. 4": 62}
+
+
+def test_window_stable_from_reads_the_last_change():
+    import pandas as pd
+
+    def study(agree):
+        return pd.DataFrame({"Delta": [20, 30, 40, 60][: len(agree)],
+                             "agree_with_largest_Delta": agree})  # fmt: skip
+
+    assert fk.window_stable_from(study([212, 240, 240, 240])) == 30
+    assert fk.window_stable_from(study([240, 240, 240])) == 20
+    assert fk.window_stable_from(study([240, 239, 240, 240])) == 40
+    assert fk.window_stable_from(study([212, 239, 240])) is None  # only the largest
+
+
+def test_the_truncation_study_finds_the_window_stable_from_delta_30():
+    """The notebook's finding at small scale: Delta = 20 differs, 30 and 40 agree with 60."""
+    table = fk.truncation_study("Fig. 2", (20, 30, 40, 60), progress=False)
+    assert fk.window_stable_from(table) == 30
+    assert (table["bound"] < 5e-7).all()

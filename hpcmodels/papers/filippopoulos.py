@@ -92,21 +92,41 @@ def policy_rows(figure: str, truncation: int = 30, comparison=None) -> list[dict
     return [row]
 
 
-def truncation_study(figure: str = "Fig. 2", truncations: Sequence[int] = (20, 30, 40, 60, 100),
+TRUNCATIONS = (20, 30, 40, 60, 100, 200, 300)
+"""The truncation study's Delta values (Delta = 300: 1,085,406 states, a few seconds)."""
+
+
+def truncation_study(figure: str = "Fig. 2", truncations: Sequence[int] = TRUNCATIONS,
                      progress: bool = True) -> pd.DataFrame:  # fmt: skip
     """How the policy in the paper's window changes with Delta: cells agreeing with the
-    paper and with the largest Delta, iterations and seconds."""
+    paper and with the largest Delta, iterations, seconds and the certified bound."""
     experiment, x1, paper = PAPER_TABLES[figure]
     rows, tables = [], {}
     for d in tqdm(truncations, desc="truncation", disable=not progress):
         sol = model(d, **experiment).solve()
         tables[d] = sol.policy_table(x1, paper.shape[0], paper.shape[1] - 1).to_numpy()
         rows.append({"Delta": d, "states": sol.n_states, "iterations": sol.iterations,
-                     "seconds": sol.seconds, "agree_with_paper": int((tables[d] == paper).sum())})  # fmt: skip
+                     "seconds": sol.seconds, "bound": sol.bound,
+                     "agree_with_paper": int((tables[d] == paper).sum())})  # fmt: skip
     largest = tables[max(truncations)]
     for row in rows:
         row["agree_with_largest_Delta"] = int((tables[row["Delta"]] == largest).sum())
     return pd.DataFrame(rows)
+
+
+def window_stable_from(study: pd.DataFrame) -> int | None:
+    """The smallest Delta of a :func:`truncation_study` from which the policy window no
+    longer changes: it and every larger Delta agree with the largest in every cell
+    (``None`` if only the largest does)."""
+    ordered = study.sort_values("Delta")
+    cells = int(ordered["agree_with_largest_Delta"].max())
+    same = (ordered["agree_with_largest_Delta"] == cells).to_numpy()
+    if same.all():
+        return int(ordered["Delta"].iloc[0])
+    last_change = int(np.flatnonzero(~same).max())
+    if last_change >= len(ordered) - 2:  # only the largest agrees with itself
+        return None
+    return int(ordered["Delta"].iloc[last_change + 1])
 
 
 def policy_costs(points: Sequence[dict], label: str, *, completions: int, replications: int,
@@ -139,9 +159,12 @@ def coallocation_threshold(rho: float = 0.8, mu3_grid: Sequence[float] = tuple(n
                            truncation: int = 30) -> float:  # fmt: skip
     """Smallest mu3 on the grid at which the optimal policy co-allocates anywhere
     (Fig. 8's threshold theta)."""
+    values = None  # each point warm-starts from the previous one (same state space)
     for mu3 in mu3_grid:
-        if model(truncation, rho=rho, mu3=float(mu3)).solve().policy.any():
+        solution = model(truncation, rho=rho, mu3=float(mu3)).solve(start=values)
+        if solution.policy.any():
             return float(mu3)
+        values = solution.values
     return float("nan")
 
 
