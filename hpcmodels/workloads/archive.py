@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..errors import LogNotAvailable, UnknownLogError
 from .swf import read_swf
 
 __all__ = [
@@ -89,10 +90,6 @@ _LOGS = [
 CATALOGUE: dict[str, ArchiveLog] = {log.name: log for log in _LOGS}
 
 
-class LogNotAvailable(FileNotFoundError):
-    """A log is neither on disk nor downloadable (offline, or a wrong checksum)."""
-
-
 def catalogue() -> pd.DataFrame:
     """The catalogue as a table, with whether each log is available here."""
     rows = [dict(name=log.name, description=log.description, used_by=log.used_by,
@@ -104,7 +101,7 @@ def catalogue() -> pd.DataFrame:
 def _entry(name: str) -> ArchiveLog:
     key = name.removesuffix(".gz").removesuffix(".swf")
     if key not in CATALOGUE:
-        raise KeyError(f"unknown log {name!r}; the catalogue has: {', '.join(CATALOGUE)}")
+        raise UnknownLogError(f"unknown log {name!r}; the catalogue has: {', '.join(CATALOGUE)}")
     return CATALOGUE[key]
 
 

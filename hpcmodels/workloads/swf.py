@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import SWFError
+
 __all__ = ["SWF_COLUMNS", "SWFError", "read_swf", "write_swf", "swf_frame", "parse_header"]
 
 SWF_COLUMNS = (
@@ -32,14 +34,6 @@ SWF_COLUMNS = (
 )  # fmt: skip
 _N = len(SWF_COLUMNS)
 _HEADER = re.compile(r"^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*?)\s*$")
-
-
-class SWFError(ValueError):
-    """A malformed SWF line: names the file, the line number and the field."""
-
-    def __init__(self, path: str, line_number: int, field: str, problem: str) -> None:
-        self.path, self.line_number, self.field = path, line_number, field
-        super().__init__(f"{path}, line {line_number}: field '{field}': {problem}")
 
 
 def _open_text(path: Path) -> str:
