@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hpcmodels.errors import HpcmodelsError
 from hpcmodels.mdp import CoallocationMDP, policy_iteration, value_iteration
 from hpcmodels.mdp.simulate import simulate_policy, summarize_runs
 from hpcmodels.papers import filippopoulos as fk
@@ -115,10 +116,23 @@ def test_policy_table_layout():
         (lambda: SMALL.solve("newton"), "unknown method"),
         (lambda: simulate_policy(SMALL, "greedy", completions=10), "unknown policy"),
         (lambda: SMALL.decision_matrix(np.ones(SMALL.n_states)), "not allowed"),
+        # issue 11, item 7: each was a silent NaN, a truncated value or a deep crash
+        (lambda: CoallocationMDP.from_loads(0.8, 0.8, 0.6, c1=float("nan")), "c1"),
+        (lambda: CoallocationMDP.from_loads(0.8, 0.8, 0.6, c2=float("inf")), "c2"),
+        (lambda: CoallocationMDP.from_loads(0.8, 0.8, 0.6, truncation=2.5), "truncation"),
+        (lambda: CoallocationMDP.from_loads(0.8, 0.8, 0.6, beta=1e-17), "beta = 1e-17"),
+        (lambda: CoallocationMDP.from_loads(0.8, 0.8, 0.6, mu1=1e300), "too small next to nu"),
+        (lambda: CoallocationMDP.from_loads(0.8, 0.8, 0.6, mu1=float("inf")), "mu1"),
+        (lambda: CoallocationMDP.from_loads(0.8, 0.8, 0.6, mu3="0.7"), "mu3"),
+        (lambda: CoallocationMDP(1.0, 1.0, True), "p"),
+        (lambda: simulate_policy(SMALL, np.full(SMALL.n_states, 2), completions=10), "0 or 1"),
+        (lambda: simulate_policy(SMALL, np.ones(SMALL.n_states), completions=10), "not allowed"),
+        (lambda: simulate_policy(SMALL, "local", completions=10.5), "completions"),
+        (lambda: simulate_policy(SMALL, "local", completions=10, warmup=float("nan")), "warmup"),
     ],
 )
 def test_bad_input_is_a_clear_error(call, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(HpcmodelsError, match=message):
         call()
 
 

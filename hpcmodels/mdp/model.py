@@ -43,10 +43,20 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..errors import InvalidParameter
+
 __all__ = ["CoallocationMDP", "SERVICE_CONFIGS"]
 
 SERVICE_CONFIGS = ((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1))
 """Every (x1, x2, x11) with x1 + 2 x2 + x11 <= 2 and x11 <= 1."""
+
+
+def _check_number(name: str, value, what: str, ok) -> None:
+    """``value`` is a finite real number (not a bool) for which ``ok`` holds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidParameter(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    if not (np.isfinite(value) and ok(value)):
+        raise InvalidParameter(f"{name} must be {what}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -67,22 +77,29 @@ class CoallocationMDP:
 
     def __post_init__(self) -> None:
         if self.self_loop not in ("pre_action", "post_action"):
-            raise ValueError(f"self_loop must be 'pre_action' (the equation as printed) or "
+            raise InvalidParameter(f"self_loop must be 'pre_action' (the equation as printed) or "
                              f"'post_action', got {self.self_loop!r}")  # fmt: skip
-        for name in ("lam1", "lam2", "mu1", "mu2", "mu3"):
-            value = getattr(self, name)
-            if not np.isfinite(value) or value <= 0:
-                raise ValueError(f"{name} must be a finite rate > 0, got {value!r}")
-        if not 0 <= self.p <= 1:
-            raise ValueError(
-                f"p (probability of a 1-component job) must lie in [0, 1], got {self.p!r}"
+        for name in ("mu1", "mu2", "mu3", "lam1", "lam2"):
+            _check_number(name, getattr(self, name), "a finite rate > 0", lambda v: v > 0)
+        _check_number("p", self.p, "a probability in [0, 1] (of a 1-component job)",
+                      lambda v: 0 <= v <= 1)  # fmt: skip
+        for name in ("c1", "c2"):
+            _check_number(name, getattr(self, name), "a finite cost rate >= 0", lambda v: v >= 0)
+        _check_number("beta", self.beta, "a finite discount rate > 0", lambda v: v > 0)
+        if self.nu / (self.nu + self.beta) >= 1.0:  # alpha rounds to 1: no contraction left
+            raise InvalidParameter(
+                f"beta = {self.beta!r} is too small next to nu = {self.nu!r}: the discount "
+                "factor nu / (nu + beta) rounds to 1 in floating point"
             )
-        if self.c1 < 0 or self.c2 < 0:
-            raise ValueError(f"costs must be >= 0, got c1={self.c1!r}, c2={self.c2!r}")
-        if not np.isfinite(self.beta) or self.beta <= 0:
-            raise ValueError(f"discount rate beta must be > 0, got {self.beta!r}")
-        if int(self.truncation) != self.truncation or self.truncation < 1:
-            raise ValueError(f"truncation (Delta) must be an integer >= 1, got {self.truncation!r}")
+        truncation = self.truncation
+        if (
+            isinstance(truncation, bool)
+            or not isinstance(truncation, (int, np.integer))
+            or (truncation < 1)
+        ):
+            raise InvalidParameter(
+                f"truncation (Delta) must be an integer >= 1, got {truncation!r}"
+            )
 
     @classmethod
     def from_loads(cls, rho1: float, rho2: float, p: float, mu1: float = 1.0, mu2: float = 1.0,
@@ -91,13 +108,13 @@ class CoallocationMDP:
         """Arrival rates from the loads of Section 5: ``rho1 = lambda1 (p + 2(1-p)) / (2 mu1)``,
         ``rho2 = lambda2 / mu2``."""
         for name, rho in (("rho1", rho1), ("rho2", rho2)):
-            if not 0 < rho < 1:
-                raise ValueError(f"{name} must lie in (0, 1) for a stable cluster, got {rho!r}")
-        if not 0 <= p <= 1:
-            raise ValueError(f"p must lie in [0, 1], got {p!r}")
+            _check_number(name, rho, "in (0, 1) for a stable cluster", lambda v: 0 < v < 1)
+        _check_number("p", p, "a probability in [0, 1]", lambda v: 0 <= v <= 1)
+        for name, mu in (("mu1", mu1), ("mu2", mu2)):  # before the rates derived from them
+            _check_number(name, mu, "a finite rate > 0", lambda v: v > 0)
         mean_width = p + 2 * (1 - p)
         return cls(2 * mu1 * rho1 / mean_width, rho2 * mu2, p, mu1, mu2, mu3, c1, c2, beta,
-                   int(truncation), self_loop)  # fmt: skip
+                   truncation, self_loop)  # fmt: skip
 
     def with_(self, **changes) -> CoallocationMDP:
         """A copy with some parameters changed."""
@@ -161,7 +178,9 @@ class CoallocationMDP:
         free = 2 - x1 - 2 * x2 - x11
         if d == 1:
             if not (g == 2 and x11 == 0 and free >= 1):
-                raise ValueError(f"action 1 (co-allocate) is not allowed in state {tuple(state)}")
+                raise InvalidParameter(
+                    f"action 1 (co-allocate) is not allowed in state {tuple(state)}"
+                )
             return self._next_head(q1, q2, x1, x2, x11 + 1)
         if g == 0 or free < g:
             return [((q1, q2, g, x1, x2, x11), 1.0)]
@@ -299,14 +318,27 @@ class CoallocationMDP:
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                              shape=(n, n))  # fmt: skip
 
+    def check_policy(self, policy) -> np.ndarray:
+        """``policy`` as an int8 array of actions after checking it: one action per state,
+        each 0 or 1, and 1 only where co-allocation is allowed."""
+        actions = np.asarray(policy)
+        if actions.shape != (self.n_states,):
+            raise InvalidParameter(f"a policy needs one action per state ({self.n_states}), "
+                                   f"got shape {actions.shape}")  # fmt: skip
+        if not np.isin(actions, (0, 1)).all():
+            bad = actions[~np.isin(actions, (0, 1))][0]
+            raise InvalidParameter(f"policy actions must be 0 or 1, got {bad!r}")
+        not_allowed = np.flatnonzero((actions == 1) & ~self.can_coallocate)
+        if len(not_allowed):
+            state = tuple(int(v) for v in self.states[not_allowed[0]])
+            raise InvalidParameter(f"policy co-allocates in {len(not_allowed)} states where action "
+                                   f"1 is not allowed, e.g. {state}")  # fmt: skip
+        return actions.astype(np.int8)
+
     def decision_matrix(self, policy: np.ndarray) -> sp.csr_matrix:
         """``Psi_pi``: row Y is the distribution of the state just after the policy acts in
         Y (the identity row where nothing starts)."""
-        policy = np.asarray(policy)
-        if policy.shape != (self.n_states,):
-            raise ValueError(f"policy needs one action per state ({self.n_states})")
-        if np.any(policy[~self.can_coallocate] == 1):
-            raise ValueError("policy co-allocates in a state where action 1 is not allowed")
+        policy = self.check_policy(policy)
         n = self.n_states
         rows, cols, vals = [], [], []
         for d in (0, 1):

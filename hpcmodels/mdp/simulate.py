@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..errors import InvalidParameter
 from .model import CoallocationMDP
 from .solve import Solution
 
@@ -107,22 +108,21 @@ def simulate_policy(
 ) -> pd.DataFrame:
     """Average cost of ``policy`` in each of ``replications`` independent runs (one row
     each: ``replication``, ``average_cost``). See the module docstring."""
-    if completions < 1 or replications < 1:
-        raise ValueError("completions and replications must be >= 1")
-    if not 0 <= warmup < 1:
-        raise ValueError(f"warmup must be a fraction in [0, 1), got {warmup!r}")
+    for name, value in (("completions", completions), ("replications", replications)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise InvalidParameter(f"{name} must be an integer >= 1, got {value!r}")
+    if not (isinstance(warmup, (int, float)) and 0 <= warmup < 1):
+        raise InvalidParameter(f"warmup must be a fraction in [0, 1), got {warmup!r}")
     table = np.zeros(mdp.n_states, np.int8)
     if isinstance(policy, str):
         modes = {"local": LOCAL, "heuristic": HEURISTIC}
         if policy not in modes:
-            raise ValueError(f"unknown policy {policy!r}; use 'local', 'heuristic', a Solution "
+            raise InvalidParameter(f"unknown policy {policy!r}; use 'local', 'heuristic', a Solution "
                              "or an array of actions")  # fmt: skip
         mode = modes[policy]
     else:
         mode = TABLE
-        table = np.asarray(policy.policy if isinstance(policy, Solution) else policy, np.int8)
-        if table.shape != (mdp.n_states,):
-            raise ValueError(f"a policy array needs one action per state ({mdp.n_states})")
+        table = mdp.check_policy(policy.policy if isinstance(policy, Solution) else policy)
     streams = np.random.SeedSequence(seed).spawn(replications)
     rows = []
     for r, stream in enumerate(streams):

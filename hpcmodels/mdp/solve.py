@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameter
 from .evaluation import TwoLevel
 from .kernels import bellman_step, csr_arrays
 from .model import CoallocationMDP
@@ -83,9 +84,11 @@ class Solution:
         ``q1 = 1 .. q1_max``, columns ``q2 = 0 .. q2_max``."""
         d = self.mdp.truncation
         if x1 not in (0, 1, 2):
-            raise ValueError(f"x1 must be 0, 1 or 2, got {x1!r}")
+            raise InvalidParameter(f"x1 must be 0, 1 or 2, got {x1!r}")
         if not (1 <= q1_max <= d and 0 <= q2_max <= d):
-            raise ValueError(f"q1_max must lie in [1, {d}] and q2_max in [0, {d}] (Delta = {d})")
+            raise InvalidParameter(
+                f"q1_max must lie in [1, {d}] and q2_max in [0, {d}] (Delta = {d})"
+            )
         table = np.array([[self.action((q1, q2, 2, x1, 0, 0)) for q2 in range(q2_max + 1)]
                           for q1 in range(1, q1_max + 1)])  # fmt: skip
         return pd.DataFrame(table, index=pd.Index(range(1, q1_max + 1), name="q1"),
@@ -99,9 +102,9 @@ class _Bellman:
         if not isinstance(mdp, CoallocationMDP):
             raise TypeError(f"mdp must be a CoallocationMDP, got {type(mdp).__name__}")
         if not (isinstance(tol, (int, float)) and np.isfinite(tol) and tol > 0):
-            raise ValueError(f"tol must be a finite number > 0, got {tol!r}")
+            raise InvalidParameter(f"tol must be a finite number > 0, got {tol!r}")
         if not (isinstance(max_iter, (int, np.integer)) and max_iter >= 1):
-            raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+            raise InvalidParameter(f"max_iter must be an integer >= 1, got {max_iter!r}")
         self.mdp, self.tol = mdp, tol
         self.p0, self.p1 = (csr_arrays(m) for m in mdp.transition_matrices())
         self.k = mdp.nu + mdp.beta
@@ -140,7 +143,7 @@ def _start(mdp: CoallocationMDP, start) -> np.ndarray:
         return np.zeros(mdp.n_states)
     values = np.array(start, dtype=float)  # a copy: the solvers work in place
     if values.shape != (mdp.n_states,) or not np.isfinite(values).all():
-        raise ValueError(f"start must be {mdp.n_states} finite values (one per state), "
+        raise InvalidParameter(f"start must be {mdp.n_states} finite values (one per state), "
                          f"got shape {values.shape}")  # fmt: skip
     return values
 
@@ -205,7 +208,7 @@ def modified_policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter:
     """A Bellman step (greedy policy, stopping test), then ``cycles`` two-level cycles
     of that policy's evaluation; repeated until the MacQueen rule certifies ``tol``."""
     if isinstance(cycles, bool) or int(cycles) != cycles or cycles < 1:
-        raise ValueError(f"cycles must be an integer >= 1, got {cycles!r}")
+        raise InvalidParameter(f"cycles must be an integer >= 1, got {cycles!r}")
     solver = None
 
     def evaluate(bellman: _Bellman, values: np.ndarray) -> None:
@@ -228,5 +231,5 @@ def solve(mdp: CoallocationMDP, method: str = "modified_policy_iteration", **opt
     ``start`` (warm start: values on the same state space) and, for modified policy
     iteration, ``cycles``."""
     if method not in _SOLVERS:
-        raise ValueError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
+        raise InvalidParameter(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
     return _SOLVERS[method](mdp, **options)
