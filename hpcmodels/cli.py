@@ -24,6 +24,9 @@ def find_notebooks(selectors: list[str]) -> list[Path]:
     """All notebooks, or those whose file name starts with a selector or has it as one of
     its ``_``-separated words ("03", "he2006"; "05" does not pick "jones2005")."""
     available = sorted(p for p in NOTEBOOKS.glob("[0-9]*.ipynb"))
+    if not available:
+        raise SystemExit(f"no notebooks in {NOTEBOOKS}: the notebooks are not part of the "
+                         "installed package; run from a checkout of the project")  # fmt: skip
     if not selectors:
         return available
     chosen = []
@@ -42,6 +45,49 @@ def _parse_value(text: str):
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
         return text
+
+
+def _kind(value) -> str:
+    """The kind of a parameter value, for the type check (an int is also a float)."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number" if isinstance(value, float) else "int"
+    if isinstance(value, list | tuple):
+        return "sequence"
+    return type(value).__name__
+
+
+def check_parameters(notebooks: list[Path], parameters: dict) -> None:
+    """Every ``-p`` name is a parameter of every selected notebook (its ``parameters``
+    cell), and its value has the kind of that parameter's default (int, number, bool,
+    str, sequence; an int is accepted for a number): a clear error before anything runs."""
+    import papermill
+
+    for nb in notebooks:
+        declared = papermill.inspect_notebook(str(nb))
+        for name, value in parameters.items():
+            if name not in declared:
+                raise SystemExit(f"{nb.name} has no parameter {name!r}; its parameters: "
+                                 f"{', '.join(declared)} (select the notebooks that have it)")  # fmt: skip
+            default = _parse_value(declared[name]["default"])
+            if default is None:
+                continue
+            want, got = _kind(default), _kind(value)
+            if want != got and not (want == "number" and got == "int"):
+                raise SystemExit(f"parameter {name!r} of {nb.name} must be of kind {want} "
+                                 f"(default {declared[name]['default']}), got {value!r} ({got})")  # fmt: skip
+
+
+def check_kernel(kernel: str | None) -> None:
+    """A kernel asked for with ``-k`` must be installed."""
+    if kernel is None:
+        return
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    installed = KernelSpecManager().find_kernel_specs()
+    if kernel not in installed:
+        raise SystemExit(f"no Jupyter kernel {kernel!r}; installed: {', '.join(sorted(installed))}")
 
 
 def paper_of(notebook: Path) -> str | None:
@@ -167,8 +213,11 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int
     stay as they are."""
     import papermill
 
+    notebooks = find_notebooks(selectors)
+    check_parameters(notebooks, parameters)
+    check_kernel(kernel)
     failed, folders = [], []
-    for nb in find_notebooks(selectors):
+    for nb in notebooks:
         print(f"==> {nb.name}", flush=True)
         if parameters:
             where = run_folder(nb, parameters)

@@ -121,3 +121,34 @@ def test_the_report_names_the_log_a_section_read(tmp_path, monkeypatch):
     sha = CATALOGUE[SDSC].sha256
     assert f"Logs read: `{SDSC}` (file `" in report
     assert f"sha256 `{sha[:12]}…`, pinned checksum checked)" in report
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["reproduce", "03", "-p", "n_jobs", "abc"], "'n_jobs' of 03_he2006_ort_omr.ipynb must be of kind int"),
+        (["reproduce", "03", "-p", "n_jobs", "2.5"], "must be of kind int"),
+        (["reproduce", "03", "-p", "n_job", "100"], "has no parameter 'n_job'"),
+        (["reproduce", "03", "-p", "progress", "1"], "must be of kind bool"),
+        (["reproduce", "03", "-k", "nokernel"], "no Jupyter kernel 'nokernel'"),
+        (["reproduce", ""], "no notebook matches ''"),
+        (["store", "99"], "no notebook matches '99'"),
+    ],
+)  # fmt: skip
+def test_bad_command_lines_stop_before_anything_runs(argv, message, monkeypatch):
+    """Issue 11, item 9: checked against the notebook's parameters cell and the installed
+    kernels before papermill starts (it used to fail 7 s later, deep in a cell)."""
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("ran"))
+    with pytest.raises(SystemExit, match=message):
+        cli.main(argv)
+
+
+def test_a_good_parameter_of_the_right_kind_passes_the_check():
+    notebook = cli.find_notebooks(["03"])
+    cli.check_parameters(notebook, {"n_jobs": 20_000, "progress": False})
+
+
+def test_an_installed_package_without_the_notebooks_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "NOTEBOOKS", tmp_path)
+    with pytest.raises(SystemExit, match="not part of the installed package"):
+        cli.find_notebooks([])

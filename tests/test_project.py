@@ -68,3 +68,21 @@ def test_cli_selects_notebooks():
     assert [p.name for p in cli.find_notebooks(["05"])] == ["05_filippopoulos_dp.ipynb"]
     assert [p.name for p in cli.find_notebooks(["jones2005"])] == ["04_jones2005_bandwidth.ipynb"]
     assert cli._parse_value("500000") == 500000 and cli._parse_value("abc") == "abc"
+
+
+def test_the_command_line_needs_nothing_beyond_the_base_install():
+    """Issue 11, item 10: `python -m hpcmodels reproduce` runs papermill, so a plain
+    `pip install hpcmodels` must bring it (it was only in the dev extra)."""
+    base = {_name(d) for d in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+            ["dependencies"]}  # fmt: skip
+    assert {"papermill", "nbformat", "ipykernel"} <= base
+
+
+def test_files_cited_in_the_package_exist():
+    """Every ``path/to/file.py`` named in the package's text exists (relative to the
+    project or to the package)."""
+    cited = set()
+    for source in (ROOT / "hpcmodels").rglob("*.py"):
+        cited |= set(re.findall(r"\b[\w/]+/[\w]+\.py\b", source.read_text()))
+    missing = [c for c in cited if not ((ROOT / c).exists() or (ROOT / "hpcmodels" / c).exists())]
+    assert cited and not missing, missing

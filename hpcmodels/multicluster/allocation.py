@@ -25,6 +25,9 @@ COALLOCATIONS = (None, "fixed_order", "larger_first", "smaller_first", *MODULES)
 FIRST_FIT, BEST_FIT, WORST_FIT, MEDIAN_FIT, RANDOM_FIT, FASTEST_FIRST, AI2, TLA = range(8)
 LOCAL_FIRST, LOCAL_ONLY = 8, 9
 FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST = 1, 2, 3
+# the codes are the positions of the names in COALLOCATIONS (the engine passes the index)
+assert [COALLOCATIONS[c] for c in (FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST)] == [
+    "fixed_order", "larger_first", "smaller_first"]  # fmt: skip
 
 
 @numba.njit(cache=True)
@@ -87,7 +90,7 @@ def coallocate(heuristic, free, speed, p, sites, widths, off):
             keys[c] = -free[c] * (n + 1.0) + c
         elif heuristic == SMALLER_FIRST:
             keys[c] = free[c] * (n + 1.0) + c
-        else:
+        else:  # FIXED_ORDER: the clusters' own order
             keys[c] = c
     remaining = p
     slowest = np.inf
