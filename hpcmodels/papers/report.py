@@ -168,7 +168,7 @@ def _provenance_lines(info: dict) -> list[str]:
                      f"{info.get('date')}.")  # fmt: skip
     if "logs" in info:
         logs = [f"`{e['log']}` (file `{e['file']}`, sha256 `{e['sha256'][:12]}…`, "
-                + ("pinned checksum checked)" if e["pinned"] else "no published checksum)")
+                + ("pinned checksum checked)" if e["pinned"] else "not checked against a pinned checksum)")
                 for e in info["logs"]]  # fmt: skip
         lines.append("Logs read: " + ("; ".join(logs) if logs else "none (no workload log)") + ".")
     return lines

@@ -6,15 +6,29 @@
 2. in the user cache (``~/.cache/hpcmodels`` on Linux; ``$HPCMODELS_CACHE`` overrides),
 3. else it downloads the file from the archive into the cache with pooch.
 
-Where the catalogue pins a SHA-256, every copy is checked against it, local or
-downloaded; a mismatch is an error that says where to put a good copy. Some logs have
-no published checksum: they are used as found and marked ``verified=False``.
+Integrity. The catalogue's pinned SHA-256 is the hash of the archive's ``.swf.gz``
+file. Every ``.swf.gz`` copy of a pinned log, local or downloaded, is checked against
+it; a mismatch is an error that says where to put a good copy. A log is marked
+``verified=True`` (``df.attrs["verified"]``) only when that check was made:
+
+* a plain (decompressed) ``<name>.swf`` copy cannot be checked against the hash of the
+  gzip, so it is used as found and marked ``verified=False``;
+* a log with no published checksum is likewise used as found, ``verified=False``.
+
+:func:`logs_read` records, for every log read, the SHA-256 that identifies it: the
+pinned hash (``pinned=True``) when it was checked, else the file's own hash
+(``pinned=False``).
+
+A copy that cannot be read (no read permission, a corrupt gzip) makes
+:func:`is_available` return False; :func:`load_archive_log` then raises
+:class:`LogNotAvailable` naming the file and the reason.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,10 +147,30 @@ def _where_to_put(log: ArchiveLog) -> str:
             f"to that folder) or in {_cache_dir()}")  # fmt: skip
 
 
+def _checkable(log: ArchiveLog, path: Path) -> bool:
+    """Whether the catalogue's pinned hash applies to ``path``: it is the hash of the
+    archive's ``.swf.gz`` file, so a plain ``.swf`` copy cannot be checked against it."""
+    return log.sha256 is not None and path.suffix == ".gz"
+
+
+def _unreadable(log: ArchiveLog, path: Path, err: Exception) -> LogNotAvailable:
+    """The error for a copy that exists but cannot be read (permissions, corrupt gzip)."""
+    reason = getattr(err, "strerror", None) or str(err)
+    return LogNotAvailable(f"cannot read {path} ({type(err).__name__}: {reason}); make it "
+                           f"readable or replace it: {_where_to_put(log)}.")  # fmt: skip
+
+
 def _verify(log: ArchiveLog, path: Path) -> None:
-    if log.sha256 is None or path.suffix != ".gz":
-        return
-    found = _sha256(path)
+    """Check a local copy: readable, and equal to the pinned hash where that applies.
+    Raises :class:`LogNotAvailable` naming the file otherwise."""
+    try:
+        if not _checkable(log, path):
+            with path.open("rb") as fh:  # not hashed: only check it can be read
+                fh.read(1)
+            return
+        found = _sha256(path)
+    except OSError as err:
+        raise _unreadable(log, path, err) from err
     if found != log.sha256:
         raise LogNotAvailable(
             f"checksum mismatch for {path}: expected sha256 {log.sha256}, found {found}. "
@@ -145,17 +179,23 @@ def _verify(log: ArchiveLog, path: Path) -> None:
 
 
 def find_archive_log(name: str) -> Path | None:
-    """The local copy of a log (checked against its SHA-256), or None."""
+    """The local copy of a log, or None. A ``.swf.gz`` copy of a pinned log is checked
+    against its SHA-256; a copy that is corrupt by that check or cannot be read raises
+    :class:`LogNotAvailable` naming the file."""
     log = _entry(name)
     for path in _candidates(log):
-        if path.is_file():
+        try:
+            found = path.is_file()
+        except OSError as err:  # e.g. a folder that may not be searched
+            raise _unreadable(log, path, err) from err
+        if found:
             _verify(log, path)
             return path
     return None
 
 
 def is_available(name: str) -> bool:
-    """Whether a good local copy exists (no download is attempted)."""
+    """Whether a good, readable local copy exists (no download is attempted)."""
     try:
         return find_archive_log(name) is not None
     except LogNotAvailable:
@@ -208,15 +248,21 @@ def load_archive_log(name: str, *, download: bool | None = None,
     """Read a catalogued log (see :func:`archive_log_path` for where it comes from).
 
     ``df.attrs`` gets the header fields plus ``log`` (the name) and ``verified``
-    (whether a pinned checksum was checked).
+    (whether the file was checked against the pinned checksum: False for a log with no
+    published checksum and for a plain ``.swf`` copy, see the module docstring).
+    A file that cannot be read or decompressed raises :class:`LogNotAvailable`.
     """
     log = _entry(name)
     path = archive_log_path(name, download=download)
-    frame = read_swf(path, on_error=on_error)
+    verified = _checkable(log, path)
+    try:
+        frame = read_swf(path, on_error=on_error)
+        sha256 = log.sha256 if verified else _sha256(path)
+    except (OSError, EOFError, zlib.error) as err:  # unreadable, or a corrupt gzip
+        raise _unreadable(log, path, err) from err
     frame.attrs["log"] = log.name
-    frame.attrs["verified"] = log.sha256 is not None
-    _READ[log.name] = {"log": log.name, "file": str(path),
-                       "sha256": log.sha256 or _sha256(path), "pinned": log.sha256 is not None}  # fmt: skip
+    frame.attrs["verified"] = verified
+    _READ[log.name] = {"log": log.name, "file": str(path), "sha256": sha256, "pinned": verified}
     return frame
 
 
@@ -225,6 +271,7 @@ _READ: dict[str, dict] = {}
 
 def logs_read() -> list[dict]:
     """Every log this process has read with :func:`load_archive_log`: name, file, SHA-256
-    and whether that hash is the catalogue's pinned one (checked) or only the file's own
-    (a log with no published checksum). The reproduction report names them."""
+    and ``pinned``: whether that hash is the catalogue's pinned one (the file was checked
+    against it) or only the file's own (a log with no published checksum, or a plain
+    ``.swf`` copy). The reproduction report names them."""
     return [dict(entry) for entry in _READ.values()]

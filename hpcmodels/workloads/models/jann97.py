@@ -23,7 +23,7 @@ project, and neither is the CTC SP2 log offline. This module therefore
   :attr:`Jann97Params.source`, never the published values;
 * refuses to generate without parameters (:class:`Jann97ParametersMissing`): it invents
   no numbers and substitutes no other model. Fit them from the CTC SP2 1996 log,
-  catalogue name "CTC-SP2-1996" (archive file ``CTC-SP2-1996-3.1-cln.swf.gz``)::
+  catalogue name "CTC-SP2-1996-3.1-cln" (archive file ``CTC-SP2-1996-3.1-cln.swf.gz``)::
 
       from hpcmodels.workloads.archive import load_archive_log
       params = fit_jann97(load_archive_log("CTC-SP2-1996-3.1-cln"))
@@ -75,6 +75,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
+from hpcmodels.errors import HpcmodelsError
 from hpcmodels.workloads.swf import swf_frame
 
 __all__ = [
@@ -93,8 +94,10 @@ __all__ = [
     "raw_moments",
 ]
 
-CTC_LOG = "CTC-SP2-1996"  # catalogue name of the log the model was fitted to
-CTC_ARCHIVE_FILE = "CTC-SP2-1996-3.1-cln"  # PWA file (without .swf.gz)
+# catalogue name (hpcmodels.workloads.archive.CATALOGUE) of the log the model was fitted
+# to; the catalogue names a log by its PWA file name without .swf.gz
+CTC_LOG = "CTC-SP2-1996-3.1-cln"
+CTC_ARCHIVE_FILE = CTC_LOG  # PWA file (without .swf.gz)
 CTC_PERIOD = ("1996-06-25", "1996-09-12")  # [V] §1, both days included
 PAPER_JOB_COUNT = 17_440  # [V] §1
 CTC_RANGES: tuple[tuple[int, int], ...] = (
@@ -315,8 +318,9 @@ def fit_hyper_erlang(
 # --------------------------------------------------------------------------------------
 # §3 The model's parameters
 # --------------------------------------------------------------------------------------
-class Jann97ParametersMissing(ValueError):
-    """Raised by :func:`jann97` without parameters (the published tables are missing)."""
+class Jann97ParametersMissing(HpcmodelsError):
+    """Raised by :func:`jann97` without parameters (the published tables are missing).
+    An :class:`~hpcmodels.errors.HpcmodelsError`, hence also a ``ValueError``."""
 
 
 _MISSING_MESSAGE = (
@@ -325,7 +329,7 @@ _MISSING_MESSAGE = (
     f"fitted from the CTC SP2 1996 log (catalogue name {CTC_LOG!r}, archive file "
     f"{CTC_ARCHIVE_FILE}.swf.gz), which is needed for this. Obtain parameters by moment "
     "matching (spec §5): params = fit_jann97(log), with log = "
-    f"hpcmodels.workloads.archive.load_archive_log({CTC_ARCHIVE_FILE!r}) or "
+    f"hpcmodels.workloads.load_archive_log({CTC_LOG!r}) or "
     "read_swf(<path to the file>); then call jann97(params=params)."
 )
 
@@ -645,7 +649,8 @@ def jann97(
     """Generate ``n_jobs`` jobs of the Jann et al. 1997 model from ``params``.
 
     ``params`` must be given — normally ``fit_jann97(<CTC SP2 1996 log>)``; without it
-    :class:`Jann97ParametersMissing` (a ``ValueError``) explains how to obtain them.
+    :class:`Jann97ParametersMissing` (an ``HpcmodelsError``, so a ``ValueError``) explains
+    how to obtain them.
     ``within_range`` is ``"uniform"`` (default, [P]) or ``"upper"`` (spec §3).
 
     Returns an SWF DataFrame: ``job`` 1 ... n_jobs in submit order, ``submit`` (float s),
