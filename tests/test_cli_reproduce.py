@@ -119,7 +119,7 @@ def test_the_report_names_the_log_a_section_read(tmp_path, monkeypatch):
     assert cli.reproduce(["02"], {}, None) == 0
     report = (tmp_path / "REPORT.md").read_text()
     sha = CATALOGUE[SDSC].sha256
-    assert f"Logs read: `{SDSC}` (file `" in report
+    assert "Logs read: `" in report and f"`{SDSC}` (file `" in report  # (and any other read)
     assert f"sha256 `{sha[:12]}…`, pinned checksum checked)" in report
 
 
