@@ -4,12 +4,18 @@ a ``ValueError``).
 
 Each subclass keeps the builtin a caller may already catch: ``LogNotAvailable`` is also
 a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``.
+
+``check_int`` and ``check_real`` validate one scalar parameter and raise
+``InvalidParameter`` naming it and its value.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+
 __all__ = ["HpcmodelsError", "InvalidParameter", "LogNotAvailable", "SWFError",
-           "UnknownLogError"]  # fmt: skip
+           "UnknownLogError", "check_int", "check_real"]  # fmt: skip
 
 
 class HpcmodelsError(ValueError):
@@ -39,3 +45,50 @@ class UnknownLogError(HpcmodelsError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+def check_int(name: str, value: object, *, minimum: int | None = None,
+              maximum: int | None = None) -> int:  # fmt: skip
+    """``value`` as an ``int``, if it is a whole number in ``[minimum, maximum]``.
+
+    Accepted: an ``int``, a NumPy integer, or an integral float such as ``4.0`` (a count
+    read from a float column). Rejected with :class:`InvalidParameter` naming ``name`` and
+    the value: a bool, a string, ``None``, NaN, inf, a non-integral number, or a value
+    out of range.
+    """
+    number = None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        if isinstance(value, numbers.Integral) or float(value).is_integer():  # not NaN, inf
+            number = int(value)
+    low_ok = number is not None and (minimum is None or number >= minimum)
+    if not low_ok or (maximum is not None and number > maximum):
+        rule = _rule((">=", minimum), ("<=", maximum))
+        raise InvalidParameter(f"{name} must be a whole number{rule}, got {value!r}")
+    return number
+
+
+def check_real(name: str, value: object, *, above: float | None = None,
+               at_least: float | None = None) -> float:  # fmt: skip
+    """``value`` as a ``float``, if it is a finite real number ``> above`` and
+    ``>= at_least`` (each bound optional).
+
+    Rejected with :class:`InvalidParameter` naming ``name`` and the value: a bool, a
+    string, ``None``, NaN, inf, an int too large for a float, or a value out of range.
+    """
+    number = math.nan
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond the float range
+            pass
+    in_range = (above is None or number > above) and (at_least is None or number >= at_least)
+    if not (math.isfinite(number) and in_range):
+        rule = _rule((">", above), (">=", at_least))
+        raise InvalidParameter(f"{name} must be a finite number{rule}, got {value!r}")
+    return number
+
+
+def _rule(*bounds: tuple[str, float | None]) -> str:
+    """`` >= 1 and <= 9``-style text for the bounds that are set."""
+    parts = [f"{op} {bound}" for op, bound in bounds if bound is not None]
+    return " " + " and ".join(parts) if parts else ""

@@ -15,6 +15,7 @@ matrix.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numba
@@ -24,6 +25,7 @@ import scipy.sparse as sp
 
 from ..bandwidth.modules import A1
 from ..bandwidth.network import Network
+from ..errors import InvalidParameter, check_int, check_real
 from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, LOCAL_FIRST, LOCAL_ONLY, RANDOM_FIT, TLA
 from .events import next_time, process_events
 from .lookahead import TLAOptions
@@ -58,7 +60,7 @@ from .state import (
     new_state,
     set_split_buffers,
 )
-from .system import cluster_arrays
+from .system import Cluster, cluster_arrays, cluster_list
 
 __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "run"]
 
@@ -140,43 +142,45 @@ def run_to_end(state: State, rate_code: int = 0, params=None) -> State:
 
 def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
     if not isinstance(jobs, pd.DataFrame):
-        raise ValueError(f"jobs must be a pandas DataFrame, got {type(jobs).__name__}")
+        raise InvalidParameter(f"jobs must be a pandas DataFrame, got {type(jobs).__name__}")
     if len(jobs) == 0:
-        raise ValueError("empty workload: jobs has no rows")
+        raise InvalidParameter("empty workload: jobs has no rows")
     missing = [c for c in ("submit", "runtime", "procs") if c not in jobs]
     if missing:
-        raise ValueError(f"jobs lacks column(s) {missing} (needs submit, runtime, procs)")
+        raise InvalidParameter(f"jobs lacks column(s) {missing} (needs submit, runtime, procs)")
     out = {}
     if "origin" in jobs:
         origin = jobs["origin"].to_numpy()
         if origin.dtype.kind not in "iu" or np.any(origin < 0):
-            raise ValueError("jobs column 'origin' must hold cluster indices (whole numbers >= 0)")
+            raise InvalidParameter(
+                "jobs column 'origin' must hold cluster indices (whole numbers >= 0)"
+            )
         out["origin"] = origin.astype(np.int64)
     for name in ("submit", "runtime", "procs", "estimate"):
         column = jobs["runtime"] if name == "estimate" and name not in jobs else jobs[name]
         try:
             values = column.to_numpy(dtype=float)
         except (TypeError, ValueError) as err:
-            raise ValueError(f"jobs column {name!r} is not numeric: {err}") from None
+            raise InvalidParameter(f"jobs column {name!r} is not numeric: {err}") from None
         bad = ~np.isfinite(values) | (values < (1 if name == "procs" else 0))
         if bad.any():
             i = int(np.argmax(bad))
             rule = ">= 1" if name == "procs" else ">= 0"
-            raise ValueError(
+            raise InvalidParameter(
                 f"job {jobs.index[i]!r}: {name} = {values[i]!r} (must be finite, {rule})"
             )
         out[name] = values
     if np.any(out["procs"] != np.round(out["procs"])):
         i = int(np.argmax(out["procs"] != np.round(out["procs"])))
-        raise ValueError(f"job {jobs.index[i]!r}: procs = {out['procs'][i]!r} "
-                         "(must be a whole number)")  # fmt: skip
+        raise InvalidParameter(f"job {jobs.index[i]!r}: procs = {out['procs'][i]!r} "
+                               "(must be a whole number)")  # fmt: skip
     out["procs"] = out["procs"].astype(np.int64)
     return out
 
 
 def _code(name, options, what) -> int:
     if name not in options:
-        raise ValueError(f"unknown {what} {name!r}; choose one of {list(options)}")
+        raise InvalidParameter(f"unknown {what} {name!r}; choose one of {list(options)}")
     return options.index(name)
 
 
@@ -247,7 +251,7 @@ def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
 
 def simulate(
     jobs: pd.DataFrame,
-    clusters: list,
+    clusters: Iterable[Cluster],
     selection: str = "fcfs",
     allocation: str = "first_fit",
     *,
@@ -275,48 +279,63 @@ def simulate(
     against simulation depth 1. ``rate_model=(rate_code, params)`` plugs in a model of running
     jobs' progress rates (see :mod:`hpcmodels.multicluster.rates`). ``debug=True``
     asserts the engine's invariants as it runs.
+
+    ``clusters`` may be any iterable of :class:`.Cluster` (read once; ``Result.clusters``
+    lists them); ``seed`` is a whole number >= 0 (``2.0`` is read as 2). Bad input is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the parameter and the value.
     """
+    clusters = cluster_list(clusters)
+    seed = check_int("seed", seed, minimum=0)
+    for flag, value in (("drop_too_wide", drop_too_wide), ("debug", debug)):
+        if not isinstance(value, bool | np.bool_):
+            raise InvalidParameter(f"{flag} must be True or False, got {value!r}")
     sel = _code(selection, SELECTIONS, "selection")
     alloc = _code(allocation, ALLOCATIONS, "allocation")
     coal = _code(coallocation, COALLOCATIONS, "coallocation")
     if coal and sel in (CONSERVATIVE, EASY):
-        raise ValueError(f"co-allocation is not combined with backfilling ({selection!r})")
+        raise InvalidParameter(f"co-allocation is not combined with backfilling ({selection!r})")
     if coal and alloc in (AI2, TLA):
-        raise ValueError(f"co-allocation is not combined with look-ahead ({allocation!r})")
+        raise InvalidParameter(f"co-allocation is not combined with look-ahead ({allocation!r})")
     if coal >= A1 and network is None:
-        raise ValueError(f"co-allocation module {coallocation!r} needs network=Network(...)")
+        raise InvalidParameter(f"co-allocation module {coallocation!r} needs network=Network(...)")
     if network is not None and not isinstance(network, Network):
-        raise ValueError(f"network must be a hpcmodels.bandwidth.Network, got {network!r}")
+        raise InvalidParameter(f"network must be a hpcmodels.bandwidth.Network, got {network!r}")
     if alloc == LOCAL_ONLY and coal:
-        raise ValueError("allocation 'local_only' runs jobs locally: no co-allocation")
+        raise InvalidParameter("allocation 'local_only' runs jobs locally: no co-allocation")
     if alloc in (LOCAL_FIRST, LOCAL_ONLY) and (not isinstance(jobs, pd.DataFrame)
                                                or "origin" not in jobs):  # fmt: skip
-        raise ValueError(f"allocation {allocation!r} needs a jobs column 'origin' (cluster index)")
+        raise InvalidParameter(
+            f"allocation {allocation!r} needs a jobs column 'origin' (cluster index)"
+        )
     if tla is not None and not isinstance(tla, TLAOptions):
-        raise ValueError(f"tla must be a hpcmodels.multicluster.TLA, got {type(tla).__name__}")
-    try:
-        slowdown = float(slowdown)
-    except (TypeError, ValueError):
-        raise ValueError(f"slowdown ratio must be a number >= 1, got {slowdown!r}") from None
-    if not np.isfinite(slowdown) or slowdown < 1:
-        raise ValueError(f"slowdown ratio must be >= 1, got {slowdown!r}")
+        raise InvalidParameter(
+            f"tla must be a hpcmodels.multicluster.TLA, got {type(tla).__name__}"
+        )
+    slowdown = check_real("slowdown ratio", slowdown, at_least=1)
     rate_code, params = 0, np.empty(0)
     if rate_model is not None:
+        if not isinstance(rate_model, tuple | list) or len(rate_model) != 2:
+            raise InvalidParameter(f"rate_model must be a (name, params) pair, got {rate_model!r}")
         name, params = rate_model
         rate_code = _code(name, RATE_MODELS, "rate model")
-        params = np.asarray(params, float)
+        try:
+            params = np.asarray(params, float)
+        except (TypeError, ValueError):
+            raise InvalidParameter(
+                f"rate model parameters must be finite numbers, got {params!r}"
+            ) from None
         if params.ndim != 1 or not np.all(np.isfinite(params)):
-            raise ValueError(f"rate model parameters must be finite numbers, got {params!r}")
+            raise InvalidParameter(f"rate model parameters must be finite numbers, got {params!r}")
     if network is not None and network.dynamic:
         if rate_model is not None:
-            raise ValueError("a dynamic network is a rate model: do not pass rate_model too")
+            raise InvalidParameter("a dynamic network is a rate model: do not pass rate_model too")
         rate_code = BANDWIDTH
     cap, speed = cluster_arrays(clusters)
     data = _as_jobs(jobs)
     if "origin" in data and np.any(data["origin"] >= cap.size):
         i = int(np.argmax(data["origin"] >= cap.size))
-        raise ValueError(f"job {jobs.index[i]!r}: origin = {data['origin'][i]} "
-                         f"(there are {cap.size} clusters)")  # fmt: skip
+        raise InvalidParameter(f"job {jobs.index[i]!r}: origin = {data['origin'][i]} "
+                               f"(there are {cap.size} clusters)")  # fmt: skip
     limit = cap.sum() if coal else cap.max()
     if alloc == LOCAL_ONLY:  # a job runs on its own cluster or never
         limit = cap[data["origin"]]
@@ -326,9 +345,11 @@ def simulate(
         where = "all clusters together" if coal else "every cluster"
         if alloc == LOCAL_ONLY:
             where, limit = "its own cluster", limit[i]
-        raise ValueError(f"{int(too_wide.sum())} job(s) wider than {where} ({limit} processors), "
-                         f"e.g. job {jobs.index[i]!r} with {data['procs'][i]} processors; "
-                         "pass drop_too_wide=True to leave them out")  # fmt: skip
+        raise InvalidParameter(
+            f"{int(too_wide.sum())} job(s) wider than {where} ({limit} processors), "
+            f"e.g. job {jobs.index[i]!r} with {data['procs'][i]} processors; "
+            "pass drop_too_wide=True to leave them out"
+        )
     keep = ~too_wide
     kept = {k: v[keep] for k, v in data.items()}
     out = jobs.copy()
@@ -339,9 +360,7 @@ def simulate(
         metrics = {key: float("nan") for key in _metric_names()}
         metrics.update(jobs=0, dropped=int(too_wide.sum()))
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
-        return Result(out, metrics, list(clusters), empty)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        return Result(out, metrics, clusters, empty)
     state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network)
     state = run_to_end(state, rate_code, params)
     out.loc[keep, "start"] = state.start
@@ -358,7 +377,7 @@ def simulate(
     if alloc == TLA:
         counters.update(tla_activations=int(state.ctr[TLA_ACTIVATIONS]),
                         tla_changes=int(state.ctr[TLA_CHANGES]))  # fmt: skip
-    return Result(out, metrics, list(clusters), _sparse_allocation(state, keep, cap.size),
+    return Result(out, metrics, clusters, _sparse_allocation(state, keep, cap.size),
                   counters)  # fmt: skip
 
 

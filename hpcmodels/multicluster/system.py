@@ -2,37 +2,60 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Cluster", "cluster_arrays"]
+from ..errors import InvalidParameter, check_int, check_real
+
+__all__ = ["Cluster", "cluster_arrays", "cluster_list"]
+
+MAX_PROCS = 2**53
+"""Most processors a cluster, or all clusters together, may have: counts stay exact in
+the engine's int64 sums and float64 metrics."""
 
 
 @dataclass(frozen=True)
 class Cluster:
     """A cluster of ``procs`` identical processors of relative ``speed`` (a job of
-    runtime ``t`` runs ``t / speed`` here)."""
+    runtime ``t`` runs ``t / speed`` here).
+
+    ``procs`` is a whole number in ``[1, 2**53]``; an integral float such as ``4.0`` is
+    stored as the int ``4``. ``speed`` is a finite number > 0, stored as a float. Anything
+    else is an :class:`~hpcmodels.errors.InvalidParameter`.
+    """
 
     name: str
     procs: int
     speed: float = 1.0
 
     def __post_init__(self) -> None:
-        if int(self.procs) != self.procs or self.procs < 1:
-            raise ValueError(f"cluster {self.name!r}: procs must be a positive integer, "
-                             f"got {self.procs!r}")  # fmt: skip
-        if not np.isfinite(self.speed) or self.speed <= 0:
-            raise ValueError(f"cluster {self.name!r}: speed must be > 0, got {self.speed!r}")
+        where = f"cluster {self.name!r}: "
+        procs = check_int(where + "procs", self.procs, minimum=1, maximum=MAX_PROCS)
+        object.__setattr__(self, "procs", procs)
+        object.__setattr__(self, "speed", check_real(where + "speed", self.speed, above=0))
 
 
-def cluster_arrays(clusters) -> tuple[np.ndarray, np.ndarray]:
-    """Processor counts (int64) and speeds (float64) of a non-empty cluster list."""
+def cluster_list(clusters: Iterable[Cluster]) -> list[Cluster]:
+    """``clusters`` (any iterable, read once: a generator is fine) as a non-empty list of
+    :class:`Cluster` objects with at most ``2**53`` processors in all."""
+    if isinstance(clusters, Cluster) or not isinstance(clusters, Iterable):
+        raise InvalidParameter(f"clusters must be a list of Cluster objects, got {clusters!r}")
     clusters = list(clusters)
     if not clusters:
-        raise ValueError("need at least one cluster")
+        raise InvalidParameter("need at least one cluster")
     for c in clusters:
         if not isinstance(c, Cluster):
-            raise ValueError(f"clusters must be Cluster objects, got {c!r}")
+            raise InvalidParameter(f"clusters must be Cluster objects, got {c!r}")
+    total = sum(c.procs for c in clusters)
+    if total > MAX_PROCS:
+        raise InvalidParameter(f"{total} processors in all clusters: at most 2**53 are supported")
+    return clusters
+
+
+def cluster_arrays(clusters: Iterable[Cluster]) -> tuple[np.ndarray, np.ndarray]:
+    """Processor counts (int64) and speeds (float64) of a non-empty cluster list."""
+    clusters = cluster_list(clusters)
     return (np.array([c.procs for c in clusters], np.int64),
             np.array([c.speed for c in clusters], float))  # fmt: skip

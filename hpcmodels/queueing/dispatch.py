@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..errors import InvalidParameter, check_int
 from .slack import Slack, as_slack
 from .system import MultiCluster, Stream
 
@@ -148,19 +149,38 @@ def simulate_dispatch(
     ``fractions`` are the workload fractions ``alpha_i`` used by ``random`` and
     ``round_robin`` (ignored by ``dll`` and ``dlm``). Without ``slack`` no job can miss
     (miss rate 0). Job sizes are expressed at speed 1 and divided by the node speed.
+
+    ``n_jobs``, ``warmup`` and ``cooldown`` are job counts (whole numbers; ``2.0`` is read
+    as 2): the first ``warmup`` and the last ``cooldown`` jobs are simulated but not
+    measured, and at least one job must be measured. ``seed`` is a whole number >= 0 or a
+    ``numpy.random.Generator``. Bad input is an ``InvalidParameter``.
     """
+    if not isinstance(system, MultiCluster):
+        raise InvalidParameter(f"system must be a MultiCluster, got {system!r}")
+    if not isinstance(stream, Stream):
+        raise InvalidParameter(f"stream must be a Stream, got {stream!r}")
     if dispatcher not in _CODES:
-        raise ValueError(f"unknown dispatcher {dispatcher!r}; choose one of {DISPATCHERS}")
-    alpha = np.asarray(fractions, dtype=float)
+        raise InvalidParameter(f"unknown dispatcher {dispatcher!r}; choose one of {DISPATCHERS}")
+    try:
+        alpha = np.asarray(fractions, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidParameter(f"fractions must be numbers, got {fractions!r}") from None
     if alpha.shape != (len(system.nodes),):
-        raise ValueError(f"fractions has {alpha.size} entries for {len(system.nodes)} clusters")
-    if np.any(alpha < 0) or not np.all(np.isfinite(alpha)) or abs(alpha.sum() - 1) > 1e-6:
-        raise ValueError(f"fractions must be >= 0 and sum to 1, got {alpha.tolist()}")
-    if min(n_jobs, warmup, cooldown) < 0 or warmup + cooldown >= n_jobs:
-        raise ValueError(
-            f"need 0 <= warmup + cooldown < n_jobs, got {warmup} + {cooldown} vs {n_jobs}"
+        raise InvalidParameter(
+            f"fractions has {alpha.size} entries for {len(system.nodes)} clusters"
         )
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if np.any(alpha < 0) or not np.all(np.isfinite(alpha)) or abs(alpha.sum() - 1) > 1e-6:
+        raise InvalidParameter(f"fractions must be >= 0 and sum to 1, got {alpha.tolist()}")
+    n_jobs = check_int("n_jobs", n_jobs, minimum=1)
+    warmup = check_int("warmup", warmup, minimum=0)
+    cooldown = check_int("cooldown", cooldown, minimum=0)
+    if warmup + cooldown >= n_jobs:
+        raise InvalidParameter(
+            f"need warmup + cooldown < n_jobs, got {warmup} + {cooldown} vs {n_jobs}"
+        )
+    if not isinstance(seed, np.random.Generator):
+        seed = check_int("seed", seed, minimum=0)
+    rng = np.random.default_rng(seed)  # returns a Generator unchanged
     arrivals = np.cumsum(stream.interarrivals(rng, n_jobs))
     sizes = stream.job_sizes(rng, n_jobs)
     slacks = np.full(n_jobs, np.inf) if slack is None else as_slack(slack).sample(rng, n_jobs)

@@ -11,7 +11,9 @@ powers, so it is stable for hundreds or thousands of servers, unlike Eq. 8 as pr
 
 The scalar kernels (``_erlang_b`` ...) are numba-compiled and used by the allocation
 solvers and the dispatch simulator; the public functions validate their input and raise
-``ValueError`` for anything that is not a stable queue.
+:class:`~hpcmodels.errors.InvalidParameter` (a ``ValueError``) for anything that is not
+a stable queue. ``servers`` is a whole number from 1 to ``MAX_SERVERS`` (an integral
+float such as ``4.0`` is read as 4): the recursion costs one step per server.
 """
 
 from __future__ import annotations
@@ -19,13 +21,20 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..errors import InvalidParameter, check_int, check_real
+
 __all__ = [
+    "MAX_SERVERS",
     "erlang_b",
     "erlang_c",
     "mean_waiting_time",
     "mean_response_time",
     "waiting_time_cdf",
 ]
+
+MAX_SERVERS = 10**9
+"""Most servers the public functions accept: the Erlang B recursion takes one step per
+server (10**9 steps take several seconds), and more would not fit numba's int64."""
 
 
 @numba.njit(cache=True)
@@ -65,51 +74,49 @@ def _erlang_c_and_slope(m: int, a: float) -> tuple[float, float]:
     return b / d, (db * d - b * dd) / (d * d)
 
 
-def _check_queue(servers: int, offered_load: float) -> None:
-    if int(servers) != servers or servers < 1:
-        raise ValueError(f"servers must be a positive integer, got {servers!r}")
-    if not np.isfinite(offered_load) or offered_load < 0:
-        raise ValueError(f"offered_load must be finite and >= 0, got {offered_load!r}")
-    if offered_load >= servers:
-        raise ValueError(
-            f"unstable queue: offered load a = {offered_load:g} >= servers m = {servers} "
-            f"(utilisation rho = a/m = {offered_load / servers:g} >= 1)"
+def _check_load(servers: int, offered_load: float) -> tuple[int, float]:
+    """Validated ``(servers, offered_load)`` as ``(int, float)``; any load >= 0."""
+    m = check_int("servers", servers, minimum=1, maximum=MAX_SERVERS)
+    return m, check_real("offered_load", offered_load, at_least=0)
+
+
+def _check_queue(servers: int, offered_load: float) -> tuple[int, float]:
+    """Validated ``(servers, offered_load)`` of a stable queue (load < servers)."""
+    m, a = _check_load(servers, offered_load)
+    if a >= m:
+        raise InvalidParameter(
+            f"unstable queue: offered load a = {a:g} >= servers m = {m} "
+            f"(utilisation rho = a/m = {a / m:g} >= 1)"
         )
+    return m, a
 
 
 def erlang_b(servers: int, offered_load: float) -> float:
     """Erlang B blocking probability of an M/M/m/m loss system (any load >= 0)."""
-    if int(servers) != servers or servers < 1:
-        raise ValueError(f"servers must be a positive integer, got {servers!r}")
-    if not np.isfinite(offered_load) or offered_load < 0:
-        raise ValueError(f"offered_load must be finite and >= 0, got {offered_load!r}")
-    return float(_erlang_b(int(servers), float(offered_load)))
+    return float(_erlang_b(*_check_load(servers, offered_load)))
 
 
 def erlang_c(servers: int, offered_load: float) -> float:
     """Probability that a job waits in an M/M/m queue (He 2006, Eq. 8: ``P_mi``).
 
     ``offered_load`` is ``a = lambda / u`` (arrival rate over the rate of one server);
-    the queue must be stable, ``a < servers``, else ``ValueError``.
+    the queue must be stable, ``a < servers``, else ``InvalidParameter``.
     """
-    _check_queue(servers, offered_load)
-    return float(_erlang_c(int(servers), float(offered_load)))
+    return float(_erlang_c(*_check_queue(servers, offered_load)))
 
 
-def _stable_load(servers: int, rate: float, arrival_rate: float) -> float:
-    if not np.isfinite(rate) or rate <= 0:
-        raise ValueError(f"service rate must be > 0, got {rate!r}")
-    if not np.isfinite(arrival_rate) or arrival_rate < 0:
-        raise ValueError(f"arrival_rate must be finite and >= 0, got {arrival_rate!r}")
-    a = arrival_rate / rate
-    _check_queue(servers, a)
-    return a
+def _stable_queue(servers: int, rate: float, arrival_rate: float) -> tuple[int, float, float]:
+    """Validated ``(m, u, lambda)`` of a stable M/M/m queue."""
+    u = check_real("service rate", rate, above=0)
+    lam = check_real("arrival_rate", arrival_rate, at_least=0)
+    m, _ = _check_queue(servers, lam / u)
+    return m, u, lam
 
 
 def mean_waiting_time(servers: int, rate: float, arrival_rate: float) -> float:
     """Mean waiting time ``W = C / (m u - lambda)`` (He 2006, Eqs. 5-8)."""
-    a = _stable_load(servers, rate, arrival_rate)
-    return float(_erlang_c(int(servers), a)) / (servers * rate - arrival_rate)
+    m, u, lam = _stable_queue(servers, rate, arrival_rate)
+    return float(_erlang_c(m, lam / u)) / (m * u - lam)
 
 
 def mean_response_time(servers: int, rate: float, arrival_rate: float) -> float:
@@ -119,10 +126,10 @@ def mean_response_time(servers: int, rate: float, arrival_rate: float) -> float:
 
 def waiting_time_cdf(servers: int, rate: float, arrival_rate: float, x) -> np.ndarray | float:
     """``P(W <= x) = 1 - C exp(-(m u - lambda) x)`` for ``x >= 0`` (He 2006, Eq. 14)."""
-    a = _stable_load(servers, rate, arrival_rate)
-    c = float(_erlang_c(int(servers), a))
+    m, u, lam = _stable_queue(servers, rate, arrival_rate)
+    c = float(_erlang_c(m, lam / u))
     x_arr = np.asarray(x, dtype=float)
     if np.any(x_arr < 0):
-        raise ValueError("waiting-time thresholds x must be >= 0")
-    out = 1.0 - c * np.exp(-(servers * rate - arrival_rate) * x_arr)
+        raise InvalidParameter("waiting-time thresholds x must be >= 0")
+    out = 1.0 - c * np.exp(-(m * u - lam) * x_arr)
     return float(out) if out.ndim == 0 else out

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..errors import InvalidParameter, check_real
+
 __all__ = ["UniformSlack", "SpikeSlack", "as_slack"]
 
 UNIFORM = 0
@@ -32,12 +34,12 @@ class UniformSlack:
     hi: float
 
     def __post_init__(self) -> None:
-        if not (np.isfinite(self.lo) and np.isfinite(self.hi)):
-            raise ValueError(f"slack bounds must be finite, got ({self.lo}, {self.hi})")
-        if self.lo < 0:
-            raise ValueError(f"slack lower limit must be >= 0, got lo={self.lo}")
-        if self.lo > self.hi:
-            raise ValueError(f"slack lower limit exceeds upper: lo={self.lo} > hi={self.hi}")
+        lo = check_real("slack lower limit lo", self.lo, at_least=0)
+        hi = check_real("slack upper limit hi", self.hi)
+        if lo > hi:
+            raise InvalidParameter(f"slack lower limit exceeds upper: lo={lo} > hi={hi}")
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "hi", hi)
 
     def packed(self) -> tuple[int, np.ndarray, np.ndarray]:
         return UNIFORM, np.array([self.lo, self.hi], float), np.ones(1)
@@ -54,14 +56,20 @@ class SpikeSlack:
     weights: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        v = np.asarray(self.values, float)
-        w = np.asarray(self.weights, float)
+        try:
+            v = np.asarray(self.values, float)
+            w = np.asarray(self.weights, float)
+        except (TypeError, ValueError):
+            raise InvalidParameter(f"spike slack values and weights must be numbers, "
+                                   f"got {self.values!r} and {self.weights!r}") from None  # fmt: skip
         if v.ndim != 1 or v.size == 0 or v.shape != w.shape:
-            raise ValueError("spike slack needs equally many values and weights (at least one)")
+            raise InvalidParameter(
+                "spike slack needs equally many values and weights (at least one)"
+            )
         if np.any(v < 0) or not np.all(np.isfinite(v)):
-            raise ValueError(f"spike slack values must be finite and >= 0, got {self.values}")
-        if np.any(w < 0) or abs(w.sum() - 1.0) > 1e-9:
-            raise ValueError(f"spike weights must be >= 0 and sum to 1, got {self.weights}")
+            raise InvalidParameter(f"spike slack values must be finite and >= 0, got {self.values}")
+        if not np.all(np.isfinite(w)) or np.any(w < 0) or abs(w.sum() - 1.0) > 1e-9:
+            raise InvalidParameter(f"spike weights must be >= 0 and sum to 1, got {self.weights}")
 
     def packed(self) -> tuple[int, np.ndarray, np.ndarray]:
         return SPIKES, np.asarray(self.values, float), np.asarray(self.weights, float)
@@ -80,10 +88,10 @@ def as_slack(slack: Slack | tuple[float, float]) -> Slack:
     try:
         lo, hi = slack
     except (TypeError, ValueError):
-        raise ValueError(
+        raise InvalidParameter(
             f"slack must be (lo, hi), UniformSlack or SpikeSlack, got {slack!r}"
         ) from None
-    return UniformSlack(float(lo), float(hi))
+    return UniformSlack(lo, hi)
 
 
 @numba.njit(cache=True)

@@ -8,11 +8,15 @@ system at ``lambda_s = sum_i m_i u_i`` and "workload w" means ``lambda = w lambd
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import InvalidParameter, check_int, check_real
 from .allocation import validate_system
+from .mmm import MAX_SERVERS
 
 __all__ = ["MultiCluster", "Stream", "bounded_pareto_mean", "hyperexp_params"]
 
@@ -23,20 +27,49 @@ BOUNDED_PARETO = (15.0, 4241.0, 1.0)
 """Bounded Pareto job sizes ``(k, q, alpha)`` of He 2006, Section 5.6."""
 
 
+def _as_tuple(name: str, values: object) -> tuple:
+    """A number, or an iterable of them (list, tuple, array), as a tuple."""
+    if isinstance(values, np.ndarray):
+        values = np.atleast_1d(values).tolist()
+    if isinstance(values, numbers.Number):
+        return (values,)
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise InvalidParameter(f"{name} must be a sequence of numbers, got {values!r}")
+    return tuple(values)
+
+
 @dataclass(frozen=True)
 class MultiCluster:
-    """Clusters by node count and node speed; ``rates`` are the ``u_i`` of the paper."""
+    """Clusters by node count and node speed; ``rates`` are the ``u_i`` of the paper.
+
+    ``nodes`` are whole numbers from 1 to ``MAX_SERVERS`` (``4.0`` is read as 4; 2.5 is
+    an error, not 2), ``speeds`` and ``mean_size`` finite numbers > 0; both sequences
+    (or single numbers, for one cluster) have one entry per cluster. They are stored as
+    tuples of ints and floats; anything else is an ``InvalidParameter``.
+    """
 
     nodes: tuple[int, ...]
     speeds: tuple[float, ...]
     mean_size: float = MEAN_JOB_SIZE
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "nodes", tuple(int(v) for v in np.atleast_1d(self.nodes)))
-        object.__setattr__(self, "speeds", tuple(float(v) for v in np.atleast_1d(self.speeds)))
-        if not np.isfinite(self.mean_size) or self.mean_size <= 0:
-            raise ValueError(f"mean_size must be > 0, got {self.mean_size!r}")
-        validate_system(self.nodes, self.rates)
+        nodes = _as_tuple("nodes", self.nodes)
+        speeds = _as_tuple("speeds", self.speeds)
+        if not nodes:
+            raise InvalidParameter("nodes must list at least one cluster, got ()")
+        if len(speeds) != len(nodes):
+            raise InvalidParameter(f"nodes has {len(nodes)} clusters but speeds has {len(speeds)}")
+        nodes = tuple(
+            check_int(f"nodes[{i}]", v, minimum=1, maximum=MAX_SERVERS) for i, v in enumerate(nodes)
+        )
+        speeds = tuple(
+            check_real(f"speeds[{i}] (node rates = speeds / mean_size)", v, above=0)
+            for i, v in enumerate(speeds)
+        )
+        object.__setattr__(self, "nodes", nodes)
+        object.__setattr__(self, "speeds", speeds)
+        object.__setattr__(self, "mean_size", check_real("mean_size", self.mean_size, above=0))
+        validate_system(self.nodes, self.rates)  # rates may still under- or overflow
 
     @property
     def rates(self) -> np.ndarray:
@@ -50,8 +83,9 @@ class MultiCluster:
 
     def arrival_rate(self, workload: float) -> float:
         """Arrival rate at a workload level (a fraction of ``lambda_s``), checked < 1."""
-        if not np.isfinite(workload) or not 0 < workload < 1:
-            raise ValueError(f"workload must lie in (0, 1), got {workload!r}")
+        workload = check_real("workload", workload, above=0)
+        if workload >= 1:
+            raise InvalidParameter(f"workload must lie in (0, 1), got {workload!r}")
         return workload * self.saturation_rate
 
 
@@ -64,6 +98,10 @@ class Stream:
     means is the usual choice and is documented here). ``sizes`` is ``"exponential"``
     with mean ``mean_size`` or ``"bounded_pareto"`` with ``(k, q, alpha)`` as printed
     (its mean, 84.96 s, is 1.1 % above 84 s; the paper calls it "the same").
+
+    ``arrival_rate`` and ``mean_size`` are finite numbers > 0, ``arrival_cv`` one >= 1
+    whose square is finite, ``pareto`` three finite numbers with ``0 < k < q`` and
+    ``alpha > 0``; anything else is an ``InvalidParameter``.
     """
 
     arrival_rate: float
@@ -73,17 +111,28 @@ class Stream:
     pareto: tuple[float, float, float] = field(default=BOUNDED_PARETO)
 
     def __post_init__(self) -> None:
-        if not np.isfinite(self.arrival_rate) or self.arrival_rate <= 0:
-            raise ValueError(f"arrival_rate must be > 0, got {self.arrival_rate!r}")
-        if not np.isfinite(self.arrival_cv) or self.arrival_cv < 1:
-            raise ValueError(
-                f"arrival_cv must be >= 1 (Poisson or burstier), got {self.arrival_cv}"
-            )
+        object.__setattr__(
+            self, "arrival_rate", check_real("arrival_rate", self.arrival_rate, above=0)
+        )
+        cv = check_real("arrival_cv", self.arrival_cv, at_least=1)
+        if not np.isfinite(cv * cv):  # the hyperexponential's parameters would be NaN
+            raise InvalidParameter(f"arrival_cv is too large (its square overflows), got {cv!r}")
+        object.__setattr__(self, "arrival_cv", cv)
         if self.sizes not in ("exponential", "bounded_pareto"):
-            raise ValueError(f"sizes must be 'exponential' or 'bounded_pareto', got {self.sizes!r}")
-        k, q, alpha = self.pareto
+            raise InvalidParameter(
+                f"sizes must be 'exponential' or 'bounded_pareto', got {self.sizes!r}"
+            )
+        object.__setattr__(self, "mean_size", check_real("mean_size", self.mean_size, above=0))
+        pareto = self.pareto
+        if not isinstance(pareto, str) and isinstance(pareto, Iterable):
+            pareto = tuple(pareto)
+        if not isinstance(pareto, tuple) or len(pareto) != 3:
+            raise InvalidParameter(f"pareto must be three numbers (k, q, alpha), got {pareto!r}")
+        k, q, alpha = (check_real(f"pareto {name}", value)
+                       for name, value in zip(("k", "q", "alpha"), pareto, strict=True))  # fmt: skip
         if not (0 < k < q and alpha > 0):
-            raise ValueError(f"bounded Pareto needs 0 < k < q and alpha > 0, got {self.pareto}")
+            raise InvalidParameter(f"bounded Pareto needs 0 < k < q and alpha > 0, got {pareto}")
+        object.__setattr__(self, "pareto", (k, q, alpha))
 
     def interarrivals(self, rng: np.random.Generator, n: int) -> np.ndarray:
         mean = 1.0 / self.arrival_rate

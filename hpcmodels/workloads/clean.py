@@ -17,7 +17,10 @@ __all__ = ["FILTERS", "positive_runtime_and_procs", "completed_only", "apply_fil
 
 
 def processors(frame: pd.DataFrame) -> pd.Series:
-    """Allocated processors, falling back to requested ones where unknown."""
+    """Allocated processors, falling back to requested ones where unknown (when the
+    frame has a ``req_procs`` column)."""
+    if "req_procs" not in frame:
+        return frame["procs"]
     return frame["procs"].fillna(frame["req_procs"])
 
 

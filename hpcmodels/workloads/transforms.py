@@ -14,11 +14,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameter, check_int, check_real
 from .clean import processors
 
 __all__ = [
@@ -35,7 +36,19 @@ __all__ = [
 
 
 def _rng(seed: int | np.random.Generator) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    """A generator given, or one seeded by a whole number >= 0 (else InvalidParameter)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(check_int("seed", seed, minimum=0))
+
+
+def _check_frame(frame: pd.DataFrame, *columns: str) -> None:
+    """``frame`` must be a DataFrame with ``columns`` (else InvalidParameter)."""
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidParameter(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame]
+    if missing:
+        raise InvalidParameter(f"frame lacks column(s) {missing}")
 
 
 def merge_logs(frames: Sequence[pd.DataFrame], *, align: bool = True) -> pd.DataFrame:
@@ -70,12 +83,18 @@ def merge_logs(frames: Sequence[pd.DataFrame], *, align: bool = True) -> pd.Data
 def split_wide_jobs(frame: pd.DataFrame, max_procs: int) -> pd.DataFrame:
     """Split every job wider than ``max_procs`` into pieces of ``max_procs`` processors
     and one remainder (Shih 2013: 20,000 -> 8192 + 8192 + 3616), each with the job's
-    submit time and runtime. ``split_from`` keeps the original job number."""
-    if max_procs < 1:
-        raise ValueError(f"max_procs must be >= 1, got {max_procs}")
+    submit time and runtime. ``split_from`` keeps the original job number.
+
+    ``max_procs`` is a whole number >= 1 (``8192.0`` is read as 8192); ``frame`` needs
+    ``job`` and ``procs`` columns (``req_procs`` fills unknown ``procs`` when present).
+    """
+    max_procs = check_int("max_procs", max_procs, minimum=1)
+    _check_frame(frame, "job", "procs")
     procs = processors(frame).to_numpy()
     if np.isnan(procs).any():
-        raise ValueError("split_wide_jobs needs known processor counts (apply a filter first)")
+        raise InvalidParameter(
+            "split_wide_jobs needs known processor counts (apply a filter first)"
+        )
     full, rest = np.divmod(procs.astype(np.int64), max_procs)
     pieces = np.where(procs <= max_procs, 1, full + (rest > 0))
     out = frame.loc[frame.index.repeat(pieces)].copy()
@@ -122,24 +141,34 @@ def scale_runtimes(frame: pd.DataFrame, factor: float) -> pd.DataFrame:
 
 def system_loading(frame: pd.DataFrame, total_processors: int) -> float:
     """Shih 2013 Eqs. 5-6: sum(runtime x processors) / (last submit - first submit),
-    divided by the system service rate (the total number of processors)."""
-    if total_processors <= 0:
-        raise ValueError(f"total_processors must be > 0, got {total_processors}")
+    divided by the system service rate (the total number of processors).
+
+    ``total_processors`` is a whole number >= 1. Jobs of unknown runtime or processor
+    count (NaN) add no work."""
+    total_processors = check_int("total_processors", total_processors, minimum=1)
+    _check_frame(frame, "submit", "runtime", "procs")
     if len(frame) < 2:
-        raise ValueError("system loading needs at least two jobs")
+        raise InvalidParameter("system loading needs at least two jobs")
     work = float((frame["runtime"] * processors(frame)).sum())
     duration = float(frame["submit"].max() - frame["submit"].min())
-    if duration <= 0:
-        raise ValueError("all jobs are submitted at the same time: the loading is undefined")
+    if not duration > 0:
+        raise InvalidParameter("all jobs are submitted at the same time: the loading is undefined")
     return work / duration / total_processors
 
 
 def scale_to_loading(frame: pd.DataFrame, total_processors: int, target: float) -> pd.DataFrame:
     """Scale runtimes so that :func:`system_loading` equals ``target`` (Shih 2013,
-    Section 4.1: e.g. B2 at medium load multiplies every runtime by 5.35)."""
-    if not np.isfinite(target) or target <= 0:
-        raise ValueError(f"target loading must be > 0, got {target!r}")
+    Section 4.1: e.g. B2 at medium load multiplies every runtime by 5.35).
+
+    ``target`` is a finite number > 0; the frame's total work (sum of runtime x
+    processors) must be > 0, else no runtime factor reaches the target."""
+    target = check_real("target loading", target, above=0)
     original = system_loading(frame, total_processors)
+    if not original > 0:
+        raise InvalidParameter(
+            f"the frame's total work (sum of runtime x processors) must be > 0 to scale "
+            f"runtimes to a loading, got a loading of {original!r}"
+        )
     out = scale_runtimes(frame, target / original)
     out.attrs["original_loading"] = original
     return out
@@ -176,16 +205,25 @@ def speed_vectors(
     with probability 1/2. Our rule where the paper is silent: when the draw leaves no
     real root, or a speed is not positive, the whole vector is drawn again.
     Returns an array of shape ``(n_vectors, m)``.
+
+    ``nodes`` are whole numbers >= 1 (at least two), ``n_vectors`` >= 0 and
+    ``max_tries`` >= 1 whole numbers, ``seed`` a whole number >= 0 or a Generator;
+    integral floats such as ``4.0`` are read as ints. Bad input is an
+    ``InvalidParameter``, raised before any draw.
     """
-    m_nodes = np.asarray(nodes, dtype=float)
+    if isinstance(nodes, str) or not isinstance(nodes, Iterable):
+        raise InvalidParameter(f"nodes must be a sequence of processor counts, got {nodes!r}")
+    counts = [check_int(f"nodes[{i}]", v, minimum=1) for i, v in enumerate(nodes)]
+    if len(counts) < 2:
+        raise InvalidParameter(f"need at least two clusters, got nodes={counts}")
+    m_nodes = np.asarray(counts, dtype=float)
     m = m_nodes.size
-    if m < 2 or np.any(m_nodes <= 0):
-        raise ValueError(f"need at least two clusters with > 0 processors, got {list(nodes)}")
-    if not np.isfinite(sh) or sh < 0:
-        raise ValueError(f"speed heterogeneity SH must be >= 0, got {sh!r}")
+    sh = check_real("speed heterogeneity SH", sh, at_least=0)
+    n_vectors = check_int("n_vectors", n_vectors, minimum=0)
+    max_tries = check_int("max_tries", max_tries, minimum=1)
+    rng = _rng(seed)
     if sh == 0:
         return np.ones((n_vectors, m))
-    rng = _rng(seed)
     out = np.empty((n_vectors, m))
     for v in range(n_vectors):
         for _ in range(max_tries):
@@ -195,7 +233,10 @@ def speed_vectors(
                 out[v] = [*head, *tail]
                 break
         else:
-            raise ValueError(f"no positive speed vector with SH = {sh} for nodes {list(nodes)}")
+            raise InvalidParameter(
+                f"no positive speed vector with SH = {sh} for nodes {counts} "
+                f"in max_tries = {max_tries} draws"
+            )
     return out
 
 
