@@ -15,7 +15,7 @@ import math
 import numbers
 
 __all__ = ["HpcmodelsError", "InvalidParameter", "LogNotAvailable", "SWFError",
-           "UnknownLogError", "check_int", "check_real"]  # fmt: skip
+           "SWFFileError", "UnknownLogError", "check_int", "check_real"]  # fmt: skip
 
 
 class HpcmodelsError(ValueError):
@@ -33,6 +33,16 @@ class SWFError(HpcmodelsError):
     def __init__(self, path: str, line_number: int, field: str, problem: str) -> None:
         self.path, self.line_number, self.field = path, line_number, field
         super().__init__(f"{path}, line {line_number}: field '{field}': {problem}")
+
+
+class SWFFileError(SWFError, OSError):
+    """An SWF file that cannot be read at all (a truncated or corrupt gzip): the message
+    names the file and what is wrong; ``line_number`` and ``field`` are None. Also an
+    ``OSError``, as the gzip errors it replaces, so ``except OSError`` still catches it."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        HpcmodelsError.__init__(self, f"{path}: {problem}")
+        self.path, self.line_number, self.field = path, None, None
 
 
 class LogNotAvailable(HpcmodelsError, FileNotFoundError):
