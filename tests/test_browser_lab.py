@@ -136,20 +136,20 @@ def _menu(page, menu: str, item: str) -> None:
 
 
 def _run_all(page, attempts: int = 3) -> None:
-    """Restart the kernel and run every cell, as a user does, and make sure the cells
-    really run (queued cells show ``[*]``). A run requested while the restarted kernel's
-    connection is still coming up can be dropped (seen in CI on a loaded machine): then
-    ask again with Run > Run All Cells."""
-    _menu(page, "Kernel", "Restart Kernel and Run All Cells")
-    page.locator(".jp-Dialog .jp-mod-accept").click()
-    running = page.locator(".jp-InputArea-prompt", has_text="[*]").first
+    """Run every cell on the notebook's fresh kernel (Run > Run All Cells) and make sure
+    it really runs: the kernel turns busy. A request sent while the kernel's connection
+    is coming up can be lost, so it is sent again; no restart, because restarting a
+    kernel that has just started can break jupyter_server's websocket (seen in CI: the
+    kernel stayed "Starting" after a struct.error in deserialize_binary_message)."""
+    busy = page.get_by_text("Kernel status: Busy").first
     for _ in range(attempts):
+        _menu(page, "Run", "Run All Cells")
         try:
-            running.wait_for(state="attached", timeout=60_000)
+            busy.wait_for(state="attached", timeout=30_000)
             return
         except PlaywrightTimeout:
-            _menu(page, "Run", "Run All Cells")
-    running.wait_for(state="attached", timeout=60_000)
+            continue
+    raise AssertionError(f"the kernel never ran the cells after {attempts} Run All requests")
 
 
 @pytest.mark.parametrize("key", ["02", "03", "05"])
