@@ -153,6 +153,9 @@ def test_window_stable_from_reads_the_last_change():
     assert fk.window_stable_from(study([240, 240, 240])) == 20
     assert fk.window_stable_from(study([240, 239, 240, 240])) == 40
     assert fk.window_stable_from(study([212, 239, 240])) is None  # only the largest
+    for bad in (study([]), pd.DataFrame({"Delta": [20]}), None):
+        with pytest.raises(HpcmodelsError, match="truncation_study"):
+            fk.window_stable_from(bad)
 
 
 def test_the_truncation_study_finds_the_window_stable_from_delta_30():

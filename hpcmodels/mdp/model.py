@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, check_int, check_real
 
 __all__ = ["CoallocationMDP", "SERVICE_CONFIGS"]
 
@@ -51,12 +51,13 @@ SERVICE_CONFIGS = ((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0,
 """Every (x1, x2, x11) with x1 + 2 x2 + x11 <= 2 and x11 <= 1."""
 
 
-def _check_number(name: str, value, what: str, ok) -> None:
-    """``value`` is a finite real number (not a bool) for which ``ok`` holds."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidParameter(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
-    if not (np.isfinite(value) and ok(value)):
-        raise InvalidParameter(f"{name} must be {what}, got {value!r}")
+def _fraction(name: str, value, *, open_interval: bool = False) -> float:
+    """``value`` in [0, 1] (in (0, 1) with ``open_interval``), else InvalidParameter."""
+    number = check_real(name, value, **({"above": 0.0} if open_interval else {"at_least": 0.0}))
+    if number > 1 or (open_interval and number == 1):
+        interval = "(0, 1)" if open_interval else "[0, 1]"
+        raise InvalidParameter(f"{name} must lie in {interval}, got {value!r}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -79,27 +80,19 @@ class CoallocationMDP:
         if self.self_loop not in ("pre_action", "post_action"):
             raise InvalidParameter(f"self_loop must be 'pre_action' (the equation as printed) or "
                              f"'post_action', got {self.self_loop!r}")  # fmt: skip
-        for name in ("mu1", "mu2", "mu3", "lam1", "lam2"):
-            _check_number(name, getattr(self, name), "a finite rate > 0", lambda v: v > 0)
-        _check_number("p", self.p, "a probability in [0, 1] (of a 1-component job)",
-                      lambda v: 0 <= v <= 1)  # fmt: skip
+        for name in ("mu1", "mu2", "mu3", "lam1", "lam2", "beta"):
+            check_real(name, getattr(self, name), above=0.0)
+        _fraction("p", self.p)
         for name in ("c1", "c2"):
-            _check_number(name, getattr(self, name), "a finite cost rate >= 0", lambda v: v >= 0)
-        _check_number("beta", self.beta, "a finite discount rate > 0", lambda v: v > 0)
+            check_real(name, getattr(self, name), at_least=0.0)
         if self.nu / (self.nu + self.beta) >= 1.0:  # alpha rounds to 1: no contraction left
             raise InvalidParameter(
                 f"beta = {self.beta!r} is too small next to nu = {self.nu!r}: the discount "
                 "factor nu / (nu + beta) rounds to 1 in floating point"
             )
-        truncation = self.truncation
-        if (
-            isinstance(truncation, bool)
-            or not isinstance(truncation, (int, np.integer))
-            or (truncation < 1)
-        ):
-            raise InvalidParameter(
-                f"truncation (Delta) must be an integer >= 1, got {truncation!r}"
-            )
+        # a whole float such as 30.0 is stored as the int it stands for
+        object.__setattr__(self, "truncation", check_int("truncation (Delta)", self.truncation,
+                                                         minimum=1))  # fmt: skip
 
     @classmethod
     def from_loads(cls, rho1: float, rho2: float, p: float, mu1: float = 1.0, mu2: float = 1.0,
@@ -107,11 +100,11 @@ class CoallocationMDP:
                    truncation: int = 30, self_loop: str = "pre_action") -> CoallocationMDP:  # fmt: skip
         """Arrival rates from the loads of Section 5: ``rho1 = lambda1 (p + 2(1-p)) / (2 mu1)``,
         ``rho2 = lambda2 / mu2``."""
-        for name, rho in (("rho1", rho1), ("rho2", rho2)):
-            _check_number(name, rho, "in (0, 1) for a stable cluster", lambda v: 0 < v < 1)
-        _check_number("p", p, "a probability in [0, 1]", lambda v: 0 <= v <= 1)
+        for name, rho in (("rho1", rho1), ("rho2", rho2)):  # a stable cluster
+            _fraction(name, rho, open_interval=True)
+        _fraction("p", p)
         for name, mu in (("mu1", mu1), ("mu2", mu2)):  # before the rates derived from them
-            _check_number(name, mu, "a finite rate > 0", lambda v: v > 0)
+            check_real(name, mu, above=0.0)
         mean_width = p + 2 * (1 - p)
         return cls(2 * mu1 * rho1 / mean_width, rho2 * mu2, p, mu1, mu2, mu3, c1, c2, beta,
                    truncation, self_loop)  # fmt: skip

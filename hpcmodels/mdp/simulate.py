@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, check_int, check_real
 from .model import CoallocationMDP
 from .solve import Solution
 
@@ -108,10 +108,9 @@ def simulate_policy(
 ) -> pd.DataFrame:
     """Average cost of ``policy`` in each of ``replications`` independent runs (one row
     each: ``replication``, ``average_cost``). See the module docstring."""
-    for name, value in (("completions", completions), ("replications", replications)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise InvalidParameter(f"{name} must be an integer >= 1, got {value!r}")
-    if not (isinstance(warmup, (int, float)) and 0 <= warmup < 1):
+    completions = check_int("completions", completions, minimum=1)
+    replications = check_int("replications", replications, minimum=1)
+    if not check_real("warmup", warmup, at_least=0.0) < 1:
         raise InvalidParameter(f"warmup must be a fraction in [0, 1), got {warmup!r}")
     table = np.zeros(mdp.n_states, np.int8)
     if isinstance(policy, str):

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, check_int, check_real
 from .evaluation import TwoLevel
 from .kernels import bellman_step, csr_arrays
 from .model import CoallocationMDP
@@ -101,11 +101,8 @@ class _Bellman:
     def __init__(self, mdp: CoallocationMDP, tol: float, max_iter: int) -> None:
         if not isinstance(mdp, CoallocationMDP):
             raise TypeError(f"mdp must be a CoallocationMDP, got {type(mdp).__name__}")
-        if not (isinstance(tol, (int, float)) and np.isfinite(tol) and tol > 0):
-            raise InvalidParameter(f"tol must be a finite number > 0, got {tol!r}")
-        if not (isinstance(max_iter, (int, np.integer)) and max_iter >= 1):
-            raise InvalidParameter(f"max_iter must be an integer >= 1, got {max_iter!r}")
-        self.mdp, self.tol = mdp, tol
+        self.mdp, self.tol = mdp, check_real("tol", tol, above=0.0)
+        self.max_iter = check_int("max_iter", max_iter, minimum=1)
         self.p0, self.p1 = (csr_arrays(m) for m in mdp.transition_matrices())
         self.k = mdp.nu + mdp.beta
         alpha = mdp.nu / self.k
@@ -155,7 +152,7 @@ def _successive(mdp, tol, max_iter, start, method, between=None) -> Solution:
     bellman = _Bellman(mdp, tol, max_iter)
     values = _start(mdp, start)
     lo = hi = np.nan
-    for iteration in range(1, max_iter + 1):  # noqa: B007 (the count is reported)
+    for iteration in range(1, bellman.max_iter + 1):  # noqa: B007 (the count is reported)
         lo, hi = bellman.step(values)
         if bellman.certified(lo, hi):
             break
@@ -192,7 +189,7 @@ def policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 10
     policy = bellman.policy.copy()
     solver = bellman.two_level()
     converged = False
-    for iteration in range(1, max_iter + 1):  # noqa: B007 (the count is reported)
+    for iteration in range(1, bellman.max_iter + 1):  # noqa: B007 (the count is reported)
         solver.set_policy(policy)
         _evaluate(solver, mdp.beta, values, tol / (4 * bellman.factor))
         lo, hi = bellman.step(values)
@@ -207,15 +204,14 @@ def modified_policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter:
                               start=None, cycles: int = 4) -> Solution:  # fmt: skip
     """A Bellman step (greedy policy, stopping test), then ``cycles`` two-level cycles
     of that policy's evaluation; repeated until the MacQueen rule certifies ``tol``."""
-    if isinstance(cycles, bool) or int(cycles) != cycles or cycles < 1:
-        raise InvalidParameter(f"cycles must be an integer >= 1, got {cycles!r}")
+    cycles = check_int("cycles", cycles, minimum=1)
     solver = None
 
     def evaluate(bellman: _Bellman, values: np.ndarray) -> None:
         nonlocal solver
         solver = solver or bellman.two_level()
         solver.set_policy(bellman.policy)
-        for _ in range(int(cycles)):
+        for _ in range(cycles):
             solver.cycle(values)
 
     return _successive(mdp, tol, max_iter, start, "modified_policy_iteration", evaluate)

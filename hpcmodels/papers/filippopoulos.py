@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from ..errors import InvalidParameter
 from ..mdp import CoallocationMDP
 from ..mdp.simulate import simulate_policy, summarize_runs
 from .report import compare_claim, compare_value
@@ -118,6 +119,10 @@ def window_stable_from(study: pd.DataFrame) -> int | None:
     """The smallest Delta of a :func:`truncation_study` from which the policy window no
     longer changes: it and every larger Delta agree with the largest in every cell
     (``None`` if only the largest does)."""
+    needed = {"Delta", "agree_with_largest_Delta"}
+    if not isinstance(study, pd.DataFrame) or not needed <= set(study.columns) or study.empty:
+        raise InvalidParameter("study must be a non-empty truncation_study() frame with columns "
+                               f"{sorted(needed)}, got {type(study).__name__}")  # fmt: skip
     ordered = study.sort_values("Delta")
     cells = int(ordered["agree_with_largest_Delta"].max())
     same = (ordered["agree_with_largest_Delta"] == cells).to_numpy()
