@@ -42,6 +42,10 @@ def test_quick_runs_give_rows_for_every_cell_and_name_missing_logs(sdsc):
     rows = pd.DataFrame(shih.table4_rows(imp, runs))
     a1 = rows[rows["quantity"].str.startswith("A1")].iloc[0]
     assert "first 2,000 jobs" in a1["reason"]
+    assert shih.SDSC_INPUT in a1["reason"] and a1["verdict"] != "exact"  # another log version
+    t5 = pd.DataFrame(shih.table5_rows(pd.DataFrame({"TLA": [0.83]}, index=["high"]),
+                                       "whole trace"))  # fmt: skip
+    assert t5.loc[0, "verdict"] == "within tolerance" and shih.SDSC_INPUT in t5.loc[0, "reason"]
     assert set(rows[rows["quantity"].str.startswith("B1")]["verdict"]) == {"not run"}
 
 
@@ -81,3 +85,15 @@ def test_knob_study_runs_every_setting(sdsc):
 def test_unknown_load_names_are_errors(call):
     with pytest.raises(ValueError, match="unknown load"):
         call()
+
+
+def test_table3_on_the_cleaned_log_is_never_exact(sdsc):
+    """Table 3's A1/A2 rows are computed on another version of the SDSC log (54,034 jobs
+    after the filter, the paper's 54,041): they name that input and cannot be exact."""
+    t3 = shih.table3(n_jobs=2_000)
+    sdsc_rows = t3[t3["workload"].isin(["A1", "A2"])]
+    assert len(sdsc_rows) == 4
+    assert (sdsc_rows["verdict"] != "exact").all()
+    assert sdsc_rows["reason"].str.contains("54,034 jobs after the filter, not 54,041").all()
+    counts = sdsc_rows[sdsc_rows["kind"] == "count"]
+    assert (counts["verdict"] == "differs").all() and (counts["ours"] == 54_034).all()

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..multicluster import Cluster, simulate
+from ..stats import batch_means_ci
 from .network import Network
 
 __all__ = ["Setup", "SECTION4", "SECTION6", "STRATEGIES", "SELECTION_READINGS", "workload",
@@ -118,24 +119,6 @@ def workload(setup: Setup, seed: int = 0) -> pd.DataFrame:
                                    "origin": np.full(n, c, np.int64)}))  # fmt: skip
     jobs = pd.concat(parts, ignore_index=True)
     return jobs.sort_values("submit", kind="stable", ignore_index=True)
-
-
-def batch_means_ci(values: np.ndarray, batches: int = 20) -> float:
-    """Half-width of the 95 % confidence interval of the mean of a correlated series
-    (turnaround times in submit order) by the method of batch means: the series cut into
-    ``batches`` consecutive batches, Student's t on their means."""
-    from scipy import stats
-
-    try:
-        values = np.asarray(values, float)
-    except (TypeError, ValueError):
-        raise ValueError(f"values must be numbers, got {values!r:.80}") from None
-    if values.ndim != 1 or not np.all(np.isfinite(values)):
-        raise ValueError("values must be a 1-D series of finite numbers")
-    if values.size < 2 * batches:
-        return float("nan")
-    means = np.array([b.mean() for b in np.array_split(values, batches)])
-    return float(stats.t.ppf(0.975, batches - 1) * means.std(ddof=1) / np.sqrt(batches))
 
 
 def coallocation_penalty(result_jobs: pd.DataFrame) -> float:

@@ -22,9 +22,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..errors import InvalidParameter, check_int, check_real
+from ..stats import t_interval
 from .model import CoallocationMDP
 from .solve import Solution
 
@@ -135,7 +135,5 @@ def simulate_policy(
 
 def summarize_runs(runs: pd.DataFrame, confidence: float = 0.95) -> dict:
     """Mean average cost and its Student-t confidence half-width over replications."""
-    x = runs["average_cost"].to_numpy()
-    half = (stats.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
-            if x.size > 1 else np.nan)  # fmt: skip
-    return {"mean": float(x.mean()), "ci": float(half), "replications": int(x.size)}
+    mean, half = t_interval(runs["average_cost"].to_numpy(), confidence)
+    return {"mean": mean, "ci": half, "replications": len(runs)}

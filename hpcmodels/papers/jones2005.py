@@ -37,7 +37,8 @@ from tqdm.auto import tqdm
 from ..bandwidth import SECTION4, SECTION6, Setup, run_point
 from ..bandwidth.model import demand_kernel
 from ..bandwidth.modules import A1, B1, B2, B3, B4, decide_many
-from .report import compare_claim, compare_value
+from ..stats import t_interval
+from .report import alike, compare_claim, compare_value
 
 PAPER = "jones2005"
 TITLE = "Jones et al.: bandwidth-aware co-allocating meta-schedulers"
@@ -47,7 +48,6 @@ CITATION = (
 )
 
 BASELINES = {"migration_only": "1087", "ideal": "735"}  # Section 6.3 (seconds)
-BASELINE_TOLERANCE = 0.03  # relative: the issue's aim, with the run's CI stated
 # Section 4.4: the acceptable co-allocation penalty, against Migration Only / No Share
 PENALTY_RANGES = {
     ("migration_only", 2): (1.2, 1.25),
@@ -83,8 +83,9 @@ PENALTY_BSBWS = {
 }
 
 
-def _claim(item: str, quantity: str, claim: str, ours: str, holds: bool, reason: str = "") -> dict:
-    return compare_claim(item, quantity, claim, bool(holds), ours, reason=reason)
+def _claim(item: str, quantity: str, claim: str, ours: str, holds, cause: str = "") -> dict:
+    """A claim whose quantity is not its own text (:func:`report.compare_claim`)."""
+    return compare_claim(item, quantity, claim, bool(holds), ours, cause=cause)
 
 
 def _with_clusters(setup: Setup, clusters: int) -> Setup:
@@ -116,22 +117,15 @@ def baseline_rows(frame: pd.DataFrame) -> list[dict]:
         default = row.selection == "first_available"
         reading = "one pass" if default else "one job per event"
         per = row.jobs // frame.attrs.get("clusters", 4)
-        ci = (f"{per:,} jobs per cluster ({row.jobs:,} in all), 95 % CI +-{row.att_ci:.0f} s "
-              "(batch means)")  # fmt: skip
-        tol = BASELINE_TOLERANCE * float(paper)
-        gap = abs(row.att - float(paper))
-        if default:
-            reason = f"{ci}; tolerance 3 % of the paper's value"
-            if gap > tol:
-                reason = f"{ci}: the gap exceeds the 3 % aim" + (
-                    " but lies within the CI" if gap <= row.att_ci else ""
-                )
-        else:
+        note = f"{per:,} jobs per cluster ({row.jobs:,} in all), 95 % CI +-{row.att_ci:.0f} s (batch means)"
+        if not default:
             other = att.get(("first_available", row.strategy), np.nan)
-            reason = (f"{ci}; the other reading of FPFS (one start per scheduling event): "
-                      f"{row.att - other:+.0f} s from the one-pass reading on the same workload")  # fmt: skip
+            note += (f"; the other reading of FPFS (one start per scheduling event): "
+                     f"{row.att - other:+.0f} s from the one-pass reading on the same workload")  # fmt: skip
+        cause = (f"{row.att - float(paper):+.0f} s from the paper, beyond the time tolerance and "
+                 "the run's CI; cause not identified (the model is checked against an oracle)")  # fmt: skip
         rows.append(compare_value(f"Section 6.3 ({reading})", f"{row.strategy} ATT (s)", paper,
-                                  row.att, tolerance=tol, reason=reason))  # fmt: skip
+                                  row.att, kind="time", ci=row.att_ci, note=note, cause=cause))  # fmt: skip
     return rows
 
 
@@ -211,33 +205,34 @@ def break_even(clusters: int, levels: Sequence[str] = ("migration_only", "no_sha
     return rows
 
 
+def _outside(mean: float, ci: float, lo: float, hi: float) -> float:
+    """How far ``mean +- ci`` lies outside the printed range ``[lo, hi]`` widened by half
+    its printed precision (0.005); 0 when they meet."""
+    ci = 0.0 if np.isnan(ci) else ci
+    return max(lo - 0.005 - (mean + ci), (mean - ci) - (hi + 0.005), 0.0)
+
+
 def break_even_rows(be: pd.DataFrame) -> list[dict]:
-    """Section 4.4's penalty ranges against our break-even penalties, the mean over
-    seeds of each model's crossing (the paper's range spans its two models' crossings
-    as read off its plots; ours inside it to its printed precision)."""
+    """Section 4.4's penalty ranges against our break-even penalties: each model's
+    crossing, the mean over seeds with its 95 % t-interval. The paper's range spans its
+    two models' crossings as read off its plots; the claim holds when each model's
+    interval (widened by half the printed precision, 0.005) meets the range."""
     rows = []
     for (limit, m), (lo, hi) in PENALTY_RANGES.items():
         sub = be[(be["limit"] == limit) & (be["clusters"] == m)]
         if sub.empty:
             continue
-        stats = sub.groupby("model")["penalty"].agg(["mean", "min", "max"])
-        inside = bool(((stats["mean"] >= lo - 0.005) & (stats["mean"] <= hi + 0.005)).all())
+        found = {model: t_interval(grp["penalty"]) for model, grp in sub.groupby("model")}
         seeds = sub["seed"].nunique()
-        ours = "; ".join(f"{model} {r['mean']:.3f} (seeds {r['min']:.3f}-{r['max']:.3f})"
-                         for model, r in stats.iterrows())  # fmt: skip
-        outside = [
-            f"the {model} crossing ({r['mean']:.3f}) lies "
-            f"{max(lo - r['mean'], r['mean'] - hi):.3f} outside it (seeds "
-            f"{r['min']:.3f}-{r['max']:.3f})"
-            for model, r in stats.iterrows()
-            if not lo - 0.005 <= r["mean"] <= hi + 0.005
-        ]
-        reason = "" if inside else (
-            "; ".join(outside) + f", mean over {seeds} seed(s); the printed ends are read off "
-            "the paper's penalty-vs-turnaround plot")  # fmt: skip
+
+        ours = "; ".join(f"{model} {mean:.3f} +- {ci:.3f}" for model, (mean, ci) in found.items())
+        outside = [f"the {model} crossing {mean:.3f} +- {ci:.3f} lies {_outside(mean, ci, lo, hi):.3f} "
+                   f"outside the printed range" for model, (mean, ci) in found.items()
+                   if _outside(mean, ci, lo, hi) > 0]  # fmt: skip
+        cause = "; ".join(outside) + f" (mean over {seeds} seed(s))"
         rows.append(_claim(f"Section 4.4 ({m} clusters)",
-                           f"break-even penalty vs {limit.replace('_', ' ')}", f"{lo}-{hi}", ours,
-                           inside, reason))  # fmt: skip
+                           f"break-even penalty vs {limit.replace('_', ' ')}", f"{lo}-{hi}",
+                           f"{ours} (95 % interval over {seeds} seeds)", not outside, cause))  # fmt: skip
     trend = be.groupby(["limit", "clusters"])["penalty"].mean().unstack("clusters")
     cols = sorted(trend.columns)
     holds = bool((trend[cols[0]] > trend[cols[-1]]).all())
@@ -335,6 +330,30 @@ def cuts(surf: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {f"LSLT {lslt:.0%}": at, f"BSBW {low:.0f} Mbps": lo, f"BSBW {high:.0f} Mbps": hi}
 
 
+def _b3_loses(surf: pd.DataFrame, b3: list[str]) -> str:
+    """Where B3 loses to A1 at LSLT 100 %: the cells whose gap exceeds both runs' 95 %
+    CIs (a real loss at this run length) against those within them (noise)."""
+    full = surf[np.isclose(surf["lslt"], _nearest(surf["lslt"], 1.0))]
+    att = full.pivot_table(index="bsbw", columns="label", values="att")
+    ci = full.pivot_table(index="bsbw", columns="label", values="att_ci")
+    loses = att[b3].ge(att["A1"], axis=0)
+    real = loses & (att[b3].sub(att["A1"], axis=0) > ci[b3].add(ci["A1"], axis=0))
+    return (f"B3 loses to A1 in {int(loses.to_numpy().sum())} of {loses.size} cells, "
+            f"{int(real.to_numpy().sum())} of them beyond both runs' 95 % CIs (mean CI "
+            f"+-{float(ci[b3].to_numpy().mean()):.0f} s at this run length)")  # fmt: skip
+
+
+def _first_fit_wins(f: pd.DataFrame, lost, ideal: float) -> str:
+    """Where First-Fit is not beaten by A1 and B1: whether the three are alike there
+    (report.alike) and how close First-Fit is to Ideal."""
+    alike_at = [b for b in lost if alike(f.loc[b, ["First-Fit", "A1", "B1"]])]
+    gap = ", ".join(f"{b:.0f} Mbps {f.loc[b, 'First-Fit'] / ideal - 1:+.1%}" for b in lost)
+    return (
+        f"at {len(alike_at)} of the {len(lost)} BSBWs where First-Fit is not beaten the "
+        f"three modules are alike (spread <= 5 %); First-Fit against Ideal there: {gap}"
+    )
+
+
 def section6_claims(surf: pd.DataFrame, f13: pd.DataFrame) -> list[dict]:
     """Section 6.3's claims on the surfaces and Fig. 13's sweep (Migration Only and
     Ideal from the same workload, :func:`fig13`)."""
@@ -361,9 +380,7 @@ def section6_claims(surf: pd.DataFrame, f13: pd.DataFrame) -> list[dict]:
                        "even at 100 %, B3 better than A1",
                        f"{int(all_b3.to_numpy().sum())} of {all_b3.size} (chunk, BSBW) cells "
                        f"better; BSBWs where B3 wins: {where}",
-                       float(all_b3.to_numpy().mean()) >= 0.5,
-                       "B3 wins at LSLT 100 % only in the cells listed in ours (the paper's Fig. "
-                       "23 has no numbers in the text to say where it wins)"))  # fmt: skip
+                       float(all_b3.to_numpy().mean()) >= 0.5, _b3_loses(surf, b3)))  # fmt: skip
     mo, ideal = fig13_limits(f13).values()
     lo_c, hi_c = b3[0], b3[-1]
     to_mo = (att[hi_c] - mo).abs().mean() < (att[lo_c] - mo).abs().mean()
@@ -398,8 +415,7 @@ def section6_claims(surf: pd.DataFrame, f13: pd.DataFrame) -> list[dict]:
                        f"A1 better at {(f['A1'] < f['First-Fit']).mean():.0%}, B1 at "
                        f"{(f['B1'] < f['First-Fit']).mean():.0%} of {len(f)} BSBWs"
                        + (f"; {detail}" if detail else ""), better,
-                       "where First-Fit wins, its links are hardly saturated: it is within a "
-                       "few percent of Ideal (numbers in ours)"))  # fmt: skip
+                       _first_fit_wins(f, lost, ideal)))  # fmt: skip
     worse = f.index[f["First-Fit"] > mo]
     rows.append(_claim("Fig. 13", "First-Fit vs Migration Only",
                               "quickly becomes less effective than migration",

@@ -1,24 +1,35 @@
-"""Paper-versus-ours comparisons, their verdicts, and the reproduction report.
+"""Paper-versus-ours comparisons, their verdicts, one tolerance policy, and the report.
 
-Every reproduced item is a row ``item, quantity, paper, ours, diff, verdict, reason``:
+Every reproduced item is a row ``item, quantity, kind, paper, ours, diff, verdict,
+reason``. The verdicts:
 
-* ``exact``: ours rounds to the printed value (at the paper's printed precision);
-* ``within tolerance``: ``|ours - paper| <= tolerance`` (tolerance stated in the reason);
-* ``qualitative``: a claim about an ordering or a trend that holds in our results;
-* ``differs``: none of these, with a one-line reason (its likely cause);
+* ``exact``: ours rounds to the printed value (at the paper's printed precision), on the
+  paper's own input; a row computed on another input (another log, a shortened run, a
+  reconstructed model) is never ``exact``;
+* ``within tolerance``: ``|ours - paper|`` is at most the tolerance of the quantity's
+  kind (:data:`TOLERANCES`), or, where ours is an estimate with a 95 % confidence
+  interval, at most that interval's half-width (our run cannot tell the two apart);
+* ``qualitative``: a claim of the paper (an ordering, a trend) that holds in our results;
+* ``differs``: none of these; the reason is a measured statement (a number the notebook
+  computes), never a guess;
 * ``reconstructed model``: ours comes from a documented reconstruction of a model whose
   original parameters are lost, so the comparison says nothing about the paper;
 * ``not run``: the item needs data that is not available here (the reason names it).
 
+The tolerances are set here, once, per kind of quantity; paper modules name the kind
+(:func:`compare_value`) and never a threshold of their own. Claims that two things are
+"close", "alike" or "approximately the same" use :data:`ALIKE`.
+
 A notebook collects its rows in a :class:`Collector` and saves them as CSV under
 ``build/results/``; ``python -m hpcmodels reproduce`` gathers every CSV into
-``build/REPORT.md``.
+``build/REPORT.md``, which opens with a summary (paper x verdict counts) and this policy.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +37,15 @@ import pandas as pd
 
 __all__ = [
     "VERDICTS",
+    "TOLERANCES",
+    "ALIKE",
+    "Tolerance",
+    "tolerance_table",
+    "alike",
     "compare_value",
     "compare_claim",
+    "claim",
+    "fmt_series",
     "not_run",
     "Collector",
     "write_report",
@@ -35,12 +53,110 @@ __all__ = [
 ]
 
 VERDICTS = ("exact", "within tolerance", "qualitative", "differs", "reconstructed model", "not run")
-COLUMNS = ["item", "quantity", "paper", "ours", "diff", "verdict", "reason"]
+COLUMNS = ["item", "quantity", "kind", "paper", "ours", "diff", "verdict", "reason"]
+VERDICT_MEANINGS = {
+    "exact": "ours rounds to the printed value, on the paper's own input",
+    "within tolerance": "within the tolerance of the quantity's kind (below), or inside our "
+    "95 % confidence interval",
+    "qualitative": "a claim of the paper (an ordering, a trend) that holds in ours",
+    "differs": "none of these; the reason is a measured statement",
+    "reconstructed model": "ours comes from a documented reconstruction of a lost model: "
+    "says nothing about the paper",
+    "not run": "needs data not available here (the reason names it)",
+}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far ours may lie from the paper's value for one kind of quantity."""
+
+    absolute: float = 0.0
+    relative: float = 0.0
+    what: str = ""
+    why: str = ""
+    unit: str = "absolute"
+    exact: bool = True  # False: an approximate value is never matched exactly
+
+    def of(self, paper: float) -> float:
+        """The tolerance for a printed value ``paper``."""
+        return max(self.absolute, self.relative * abs(paper))
+
+    def text(self) -> str:
+        if self.relative:
+            return f"{self.relative:.0%} of the paper's value"
+        if self.absolute:
+            return f"{self.absolute:g} {self.unit}"
+        return "none (exact only)"
+
+
+TOLERANCES: dict[str, Tolerance] = {
+    "fraction": Tolerance(
+        absolute=0.01,
+        what="shares, probabilities and utilisations in [0, 1]",
+        why="printed to two or three decimals; one unit of the second decimal",
+    ),
+    "percent": Tolerance(
+        absolute=2.0,
+        unit="percentage points",
+        what="percentages and percentage-point gains",
+        why="printed as whole percents or one decimal, mostly read off simulated curves",
+    ),
+    "time": Tolerance(
+        relative=0.05,
+        what="simulated means: times, waiting ratios, slowdowns, turnaround",
+        why="trace- and model-driven averages move by a few percent with event-order "
+        "details the papers do not state",
+    ),
+    "count": Tolerance(
+        what="counts that follow from the input and the rules (jobs, states)",
+        why="deterministic: the same input and rules give the same count",
+    ),
+    "approximate": Tolerance(
+        relative=0.10,
+        what="values the paper states as approximate or reads off a figure",
+        why="the paper's own 'about' or the precision of reading a plot (never exact)",
+        exact=False,
+    ),
+}
+
+ALIKE = 0.05
+"""Relative spread within which a paper's "close", "alike" or "approximately the same"
+holds: ``(max - min) / min <= ALIKE`` (or the values' 95 % confidence intervals overlap,
+where they have them)."""
+
+
+def tolerance_table() -> pd.DataFrame:
+    """The tolerance policy as a table (README and the top of REPORT.md show it)."""
+    return pd.DataFrame(
+        [(kind, t.what, t.text(), t.why) for kind, t in TOLERANCES.items()],
+        columns=["kind", "quantities", "tolerance", "why"],
+    )
+
+
+def alike(values, cis=None) -> bool:
+    """Whether ``values`` are "approximately the same" (:data:`ALIKE`): their relative
+    spread is at most ``ALIKE``, or, given 95 % half-widths ``cis``, every pair's
+    intervals overlap."""
+    x = [float(v) for v in values]
+    if not x or not all(math.isfinite(v) for v in x):
+        raise ValueError(f"alike needs finite values, got {values!r}")
+    lo, hi = min(x), max(x)
+    if hi - lo <= ALIKE * abs(lo):
+        return True
+    if cis is None:
+        return False
+    c = [float(v) for v in cis]
+    return all(abs(a - b) <= ca + cb for a, ca in zip(x, c, strict=True)
+               for b, cb in zip(x, c, strict=True))  # fmt: skip
 
 
 def _decimals(printed: str) -> int:
     text = printed.strip().lstrip("+-")
     return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def _join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
 
 
 def compare_value(
@@ -49,54 +165,75 @@ def compare_value(
     paper: float | str,
     ours: float,
     *,
-    tolerance: float | None = None,
-    reason: str = "",
+    kind: str,
+    ci: float | None = None,
+    other_input: str = "",
+    note: str = "",
+    cause: str = "",
 ) -> dict:
-    """Compare one number. ``paper`` may be given as the printed string ("0.752") so
-    that its printed precision decides what counts as ``exact``."""
+    """Compare one number under the tolerance policy.
+
+    ``paper`` may be given as the printed string ("0.752") so that its printed precision
+    decides what counts as ``exact``. ``kind`` is a key of :data:`TOLERANCES`; ``ci`` our
+    95 % confidence half-width, when ours is an estimate; ``other_input`` names how our
+    input differs from the paper's (then the row cannot be ``exact``); ``note`` is shown
+    whatever the verdict (run length, reading); ``cause`` only when the row differs: a
+    measured statement of why."""
+    if kind not in TOLERANCES:
+        raise ValueError(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
     printed = paper if isinstance(paper, str) else repr(paper)
     p = float(printed)
     diff = ours - p
+    finite = math.isfinite(ours)
     half_unit = 0.5 * 10.0 ** (-_decimals(printed))
-    if math.isfinite(ours) and abs(diff) <= half_unit * (1 + 1e-9):
-        verdict, why = "exact", ""
-    elif tolerance is not None and math.isfinite(ours) and abs(diff) <= tolerance:
-        verdict, why = "within tolerance", f"|diff| <= {tolerance:g}"
+    tol = TOLERANCES[kind].of(p)
+    by_ci = ci is not None and math.isfinite(ci) and ci > tol
+    if by_ci:
+        tol = ci
+    rounds = finite and TOLERANCES[kind].exact and abs(diff) <= half_unit * (1 + 1e-9)
+    context = _join(f"input: {other_input}" if other_input else "", note)
+    if rounds and not other_input:
+        verdict, reason = "exact", context
+    elif finite and (rounds or abs(diff) <= tol * (1 + 1e-12)):
+        bound = "the 95 % CI half-width" if by_ci else f"{kind} tolerance"
+        verdict, reason = "within tolerance", _join(f"|diff| <= {tol:.3g} ({bound})", context)
     else:
-        verdict, why = "differs", reason or "no reason recorded"
-    if reason and verdict != "differs":
-        why = f"{why}; {reason}" if why else reason
-    return dict(
-        item=item, quantity=quantity, paper=p, ours=ours, diff=diff, verdict=verdict, reason=why
-    )
+        verdict, reason = "differs", _join(cause or "no reason recorded", context)
+    return dict(item=item, quantity=quantity, kind=kind, paper=p, ours=ours, diff=diff,
+                verdict=verdict, reason=reason)  # fmt: skip
 
 
-def not_run(item: str, quantity: str, paper, missing: str) -> dict:
+def not_run(item: str, quantity: str, paper, missing: str, *, kind: str = "") -> dict:
     """An item that could not be computed here, naming what is missing."""
-    return dict(
-        item=item,
-        quantity=quantity,
-        paper=paper,
-        ours=None,
-        diff=None,
-        verdict="not run",
-        reason=missing,
-    )
+    return dict(item=item, quantity=quantity, kind=kind, paper=paper, ours=None, diff=None,
+                verdict="not run", reason=missing)  # fmt: skip
 
 
 def compare_claim(
-    item: str, quantity: str, claim: str, holds: bool, ours: str, *, reason: str = ""
-) -> dict:
-    """A qualitative statement of the paper (an ordering, a trend) checked on ours."""
-    return dict(
-        item=item,
-        quantity=quantity,
-        paper=claim,
-        ours=ours,
-        diff=None,
-        verdict="qualitative" if holds else "differs",
-        reason=reason if holds or reason else "the claimed ordering does not hold",
-    )
+    item: str, quantity: str, claim: str, holds: bool, ours: str, *, cause: str = "",
+    note: str = "",
+) -> dict:  # fmt: skip
+    """A qualitative statement of the paper (an ordering, a trend) checked on ours:
+    ``qualitative`` when it holds, else ``differs`` with ``cause`` (a measured statement;
+    ``ours`` should carry the numbers)."""
+    if holds:
+        verdict, reason = "qualitative", note
+    else:
+        verdict, reason = "differs", _join(cause or "the claim does not hold in ours", note)
+    return dict(item=item, quantity=quantity, kind="claim", paper=claim, ours=ours, diff=None,
+                verdict=verdict, reason=reason)  # fmt: skip
+
+
+def claim(item: str, text: str, holds, ours: str, *, cause: str = "", note: str = "") -> dict:
+    """A claim whose quantity is its own text (:func:`compare_claim`)."""
+    return compare_claim(item, text, text, bool(holds), ours, cause=cause, note=note)
+
+
+def fmt_series(values: Mapping | pd.Series, sep: str = ", ") -> str:
+    """``key: value`` pairs in one line, numeric keys as ``:g`` (a claim's ``ours``)."""
+    items = values.items()
+    return sep.join(f"{k:g}: {v}" if isinstance(k, int | float) else f"{k}: {v}"
+                    for k, v in items)  # fmt: skip
 
 
 @dataclass
@@ -174,24 +311,80 @@ def _provenance_lines(info: dict) -> list[str]:
     return lines
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _links(paper: str, report_dir: Path) -> str:
+    """Links from the report to the paper's notebook and figures (paths relative to the
+    report, so they work in a checkout and on the forge)."""
+    import os
+
+    def rel(path: Path) -> str:
+        return Path(os.path.relpath(path, report_dir)).as_posix()
+
+    notebooks = sorted((ROOT / "notebooks").glob(f"*{paper}*.ipynb"))
+    figures = sorted((ROOT / "figures").glob(f"{paper}_*.png"))
+    links = [f"[{nb.name}]({rel(nb)})" for nb in notebooks]
+    links += [f"[{fig.stem.removeprefix(paper + '_')}]({rel(fig)})" for fig in figures]
+    return " · ".join(links)
+
+
+def _anchor(title: str) -> str:
+    """GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens."""
+    keep = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -_")
+    return keep.replace(" ", "-")
+
+
+def _read_results(path: Path) -> pd.DataFrame:
+    frame = pd.read_csv(path)
+    frame["paper"] = frame["paper"].astype(object)
+    if "kind" not in frame:  # results saved before kinds were recorded
+        frame.insert(frame.columns.get_loc("quantity") + 1, "kind", "")
+    frame["kind"] = frame["kind"].astype(object).where(frame["kind"].notna(), "")
+    return frame
+
+
 def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
-    """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report."""
+    """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report: a
+    summary (paper x verdict counts, linked to each section, notebook and figures), the
+    tolerance policy, then one section per paper."""
+    report = Path(report_path)
     results = sorted(Path(results_dir).glob("*.csv"))
     parts = ["# hpcmodels reproduction report", ""]
     if not results:
         parts.append(f"No results found in `{results_dir}`: run the notebooks first.")
-    for path in results:
-        frame = pd.read_csv(path)
-        frame["paper"] = frame["paper"].astype(object)
+    frames = {path: _read_results(path) for path in results}
+    if frames:
+        summary = []
+        for path, frame in frames.items():
+            title = frame["title"].iloc[0] if len(frame) else path.stem
+            counts = frame["verdict"].value_counts()
+            summary.append({"paper": f"[{title}](#{_anchor(title)})",
+                            **{v: int(counts.get(v, 0)) for v in VERDICTS},
+                            "items": len(frame),
+                            "notebook and figures": _links(path.stem, report.parent)})  # fmt: skip
+        table = pd.DataFrame(summary)
+        parts += ["## Summary", "", _markdown_table(table.astype(object)), ""]
+        verdicts = pd.DataFrame(VERDICT_MEANINGS.items(), columns=["verdict", "meaning"])
+        parts += ["## Verdicts and tolerances", "", _markdown_table(verdicts), "",
+                  "Tolerance per kind of quantity (where ours has a 95 % confidence interval, "
+                  "the tolerance is the larger of this and the interval's half-width):", "",
+                  _markdown_table(tolerance_table()), "",
+                  f"Claims of closeness (\"close\", \"alike\", \"approximately the same\") "
+                  f"hold when the relative spread is at most {ALIKE:.0%} or the 95 % "
+                  "confidence intervals overlap.", ""]  # fmt: skip
+    for path, frame in frames.items():
         title = frame["title"].iloc[0] if len(frame) else path.stem
         counts = frame["verdict"].value_counts()
         summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v, 0))
         parts += [f"## {title}", "", f"{len(frame)} items: {summary}.", ""]
+        links = _links(path.stem, report.parent)
+        if links:
+            parts += [f"Notebook and figures: {links}.", ""]
         run = path.with_suffix(".json")
         if run.exists():
             parts += [*_provenance_lines(json.loads(run.read_text())), ""]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
-    report = Path(report_path)
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")
     return report

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..errors import InvalidParameter, check_int
+from ..stats import t_interval
 from .slack import Slack, as_slack
 from .system import MultiCluster, Stream
 
@@ -228,8 +228,4 @@ def replicate(
 
 def summarize(values, confidence: float = 0.95) -> tuple[float, float]:
     """Mean and Student-t confidence half-width over independent replications."""
-    x = np.asarray(values, dtype=float)
-    if x.size < 2:
-        return float(x.mean()), float("nan")
-    half = stats.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
-    return float(x.mean()), float(half)
+    return t_interval(values, confidence)
