@@ -45,7 +45,8 @@ Readings chosen where the docstring is silent
   consumes ``extra`` (ending by the shadow is checked first and consumes nothing).
 * Placement "free" is the number of actually free processors at the moment of
   placement. ``worst_fit`` ties go to the lowest index. ``median_fit`` picks element
-  ``(k - 1) // 2`` of the candidates sorted by (free, index).
+  ``(k - 1) // 2`` of the candidates sorted by (free, index) (the lower median),
+  ``median_fit_upper`` element ``k // 2`` (the upper median).
 * ``random_fit`` draws one uniform for every job it places, even when there is only
   one candidate; a co-allocated job is placed by the co-allocation heuristic and draws
   no uniform.
@@ -75,7 +76,8 @@ def tolerance(t):
 
 SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy",
               "first_available_once")  # fmt: skip
-ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first")
+ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first",
+               "median_fit_upper")  # fmt: skip
 COALLOCATIONS = ("fixed_order", "larger_first", "smaller_first")
 METRICS = (
     "att",
@@ -173,6 +175,9 @@ class _Sim:
         if a == "median_fit":
             ranked = sorted(cands, key=lambda c: (self.free[c], c))
             return ranked[(len(ranked) - 1) // 2]
+        if a == "median_fit_upper":
+            ranked = sorted(cands, key=lambda c: (self.free[c], c))
+            return ranked[len(ranked) // 2]
         if a == "random_fit":
             u = self.uniforms[self.next_uniform]
             self.next_uniform += 1

@@ -309,6 +309,8 @@ def test_conservative_with_an_overrunning_job():
 #             J3 B (B3 only).
 # median_fit: J0: sorted (free, index) [A3, C4, B5], element (3-1)//2 = 1 -> C (C2);
 #             J1: [C2, A3, B5] -> A (A1); J2: [C2, B5] -> element 0 -> C (C0); J3 B.
+# median_fit_upper: element k // 2 -- J0: [A3, C4, B5] -> C (C2); J1: [C2, A3, B5] -> A
+#             (A1); J2: [C2, B5] -> element 1 -> B (B3); J3: [B3] -> B.
 # random_fit (seed 0): u = default_rng(0).random(4) = 0.637, 0.270, 0.041, 0.017.
 #             J0: 3 candidates, floor(0.637*3) = 1 -> B (B3); J1: [A3, B3, C4],
 #             floor(0.270*3) = 0 -> A (A1); J2: [B3, C4], floor(0.041*2) = 0 -> B (B1);
@@ -324,6 +326,7 @@ CASE_PLACE = [(0, 10, 2), (0, 10, 2), (0, 10, 2), (0, 10, 3)]
         ("best_fit", [A, C, C, B]),
         ("worst_fit", [B, C, A, B]),
         ("median_fit", [C, A, C, B]),
+        ("median_fit_upper", [C, A, B, B]),
         ("random_fit", [B, A, B, C]),
         ("fastest_first", [A, B, B, C]),
     ],

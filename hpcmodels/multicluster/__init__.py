@@ -61,7 +61,9 @@ Sessions.
 Placement (single site first). Candidate clusters are those with enough free
 processors. ``first_fit``: lowest index; ``best_fit``: fewest free (ties: lowest index);
 ``worst_fit``: most free; ``median_fit``: the lower median of the candidates sorted by
-(free, index); ``random_fit``: candidate ``floor(u k)`` of the ``k`` candidates in index
+(free, index), element ``(k - 1) // 2`` of ``k``; ``median_fit_upper``: the upper median,
+element ``k // 2`` (the two differ when ``k`` is even; Huang & Chang 2006 do not say
+which); ``random_fit``: candidate ``floor(u k)`` of the ``k`` candidates in index
 order, ``u`` the next of the uniforms ``default_rng(seed).random(n_jobs)``, one per job
 started with random fit; ``fastest_first``: highest speed (ties: lowest index).
 ``ai2`` and ``tla`` look ahead (Shih 2013; rules in :mod:`.lookahead`): AI2 takes best

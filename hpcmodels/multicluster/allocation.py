@@ -1,13 +1,15 @@
 """Placement policies (numba kernels): single-site allocation and cross-site co-allocation.
 
 Single site (Huang & Chang 2006, Section 3; Shih 2013): first, best, worst, median and
-random fit, and fastest first. Co-allocation site selection (Huang & Chang 2006,
-Section 3): fixed order, larger first, smaller first. Exact rules: package docstring.
-The look-ahead allocations ``ai2`` and ``tla`` (Shih 2013) are in :mod:`.lookahead`;
-Jones 2005's local allocation then migration (``local_first``), local allocation only
-(``local_only``) and bandwidth-aware co-allocation modules (``a1``, ``b1`` ... ``b4``) are
-in :mod:`hpcmodels.bandwidth.modules`; :mod:`.placement` dispatches between them and
-these.
+random fit, and fastest first; median fit in two readings of "the site with the median
+number of available processors" when an even number of sites fit: ``median_fit`` takes
+the lower median, ``median_fit_upper`` the upper one. Co-allocation site selection
+(Huang & Chang 2006, Section 3): fixed order, larger first, smaller first. Exact rules:
+package docstring. The look-ahead allocations ``ai2`` and ``tla`` (Shih 2013) are in
+:mod:`.lookahead`; Jones 2005's local allocation then migration (``local_first``), local
+allocation only (``local_only``) and bandwidth-aware co-allocation modules (``a1``,
+``b1`` ... ``b4``) are in :mod:`hpcmodels.bandwidth.modules`; :mod:`.placement`
+dispatches between them and these.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from ..bandwidth.modules import MODULES
 __all__ = ["ALLOCATIONS", "COALLOCATIONS", "pick", "coallocate"]
 
 ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first",
-               "ai2", "tla", "local_first", "local_only")  # fmt: skip
+               "ai2", "tla", "local_first", "local_only", "median_fit_upper")  # fmt: skip
 COALLOCATIONS = (None, "fixed_order", "larger_first", "smaller_first", *MODULES)
 FIRST_FIT, BEST_FIT, WORST_FIT, MEDIAN_FIT, RANDOM_FIT, FASTEST_FIRST, AI2, TLA = range(8)
-LOCAL_FIRST, LOCAL_ONLY = 8, 9
+LOCAL_FIRST, LOCAL_ONLY, MEDIAN_FIT_UPPER = 8, 9, 10
+# the codes are the positions of the names in ALLOCATIONS (the engine passes the index)
+assert [ALLOCATIONS[c] for c in (MEDIAN_FIT, RANDOM_FIT, LOCAL_ONLY, MEDIAN_FIT_UPPER)] == [
+    "median_fit", "random_fit", "local_only", "median_fit_upper"]  # fmt: skip
 FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST = 1, 2, 3
 # the codes are the positions of the names in COALLOCATIONS (the engine passes the index)
 assert [COALLOCATIONS[c] for c in (FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST)] == [
@@ -34,9 +39,14 @@ assert [COALLOCATIONS[c] for c in (FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST)] ==
 def pick(policy, free, speed, p, allowed, u):
     """Cluster for a job of ``p`` processors among the allowed clusters with enough free
     processors, by ``policy``; -1 when none fits. ``u`` in [0, 1) serves random fit.
-    Nothing is allocated except for median fit (a sort of the candidates)."""
+    Median fit sorts the ``k`` candidates by (free processors, index) and takes element
+    ``(k - 1) // 2`` (``median_fit``: the lower median when ``k`` is even) or ``k // 2``
+    (``median_fit_upper``: the upper median); for odd ``k`` both are the median. Huang &
+    Chang 2006 (Section 3) say "the site with the median number of available processors"
+    without saying which of two middle sites. Nothing is allocated except for median fit
+    (a sort of the candidates)."""
     n = free.size
-    if policy == MEDIAN_FIT or policy == RANDOM_FIT:
+    if policy == MEDIAN_FIT or policy == MEDIAN_FIT_UPPER or policy == RANDOM_FIT:
         k = 0
         for c in range(n):
             if allowed[c] and free[c] >= p:
@@ -54,7 +64,8 @@ def pick(policy, free, speed, p, allowed, u):
                     cands[i] = c
                     keys[i] = free[c] * (n + 1.0) + c  # (free, index) order
                     i += 1
-            return cands[np.argsort(keys)[(k - 1) // 2]]
+            middle = k // 2 if policy == MEDIAN_FIT_UPPER else (k - 1) // 2
+            return cands[np.argsort(keys)[middle]]
         for c in range(n):
             if allowed[c] and free[c] >= p:
                 if target == 0:
