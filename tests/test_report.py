@@ -143,8 +143,8 @@ def test_collector_and_report_round_trip(tmp_path):
 
 
 def test_report_opens_with_a_summary_and_the_policy(tmp_path):
-    for key, title, verdicts in (("he2006", "He et al.", ["exact", "differs", "differs"]),
-                                 ("jones2005", "Jones et al.", ["qualitative"])):  # fmt: skip
+    for key, title, verdicts in (("shih2013", "Shih et al.", ["qualitative"]),
+                                 ("he2006", "He et al.", ["exact", "differs", "differs"])):  # fmt: skip
         c = Collector(key, title)
         for v in verdicts:
             c.add(dict(item="i", quantity="q", kind="claim", paper="p", ours="o", diff=None,
@@ -155,7 +155,7 @@ def test_report_opens_with_a_summary_and_the_policy(tmp_path):
     summary = lines.index("## Summary")
     policy = lines.index("## Verdicts and tolerances")
     first_paper = lines.index("## He et al.")
-    assert summary < policy < first_paper
+    assert summary < policy < lines.index("## Shih et al.") < first_paper  # notebook order
     row = next(line for line in lines[summary:policy] if "He et al." in line)
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[0] == "[He et al.](#he-et-al)"
@@ -165,7 +165,7 @@ def test_report_opens_with_a_summary_and_the_policy(tmp_path):
     assert ROOT / "figures" / "he2006_fig3.png" in targets
     for kind, tol in TOLERANCES.items():
         assert f"| {kind} | {tol.what} | {tol.text()} |" in report
-    assert "Notebook and figures: [04_jones2005_bandwidth.ipynb]" in report
+    assert "Notebook and figures: [01_shih2013_tla.ipynb]" in report
 
 
 def test_readme_states_the_same_tolerance_policy():

@@ -329,6 +329,12 @@ def _links(paper: str, report_dir: Path) -> str:
     return " · ".join(links)
 
 
+def _notebook_order(results: Path) -> str:
+    """Sections in notebook order (01 ... 05), results of no notebook last."""
+    notebooks = sorted((ROOT / "notebooks").glob(f"*{results.stem}*.ipynb"))
+    return notebooks[0].name if notebooks else f"~{results.stem}"
+
+
 def _anchor(title: str) -> str:
     """GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens."""
     keep = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -_")
@@ -349,7 +355,7 @@ def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
     summary (paper x verdict counts, linked to each section, notebook and figures), the
     tolerance policy, then one section per paper."""
     report = Path(report_path)
-    results = sorted(Path(results_dir).glob("*.csv"))
+    results = sorted(Path(results_dir).glob("*.csv"), key=_notebook_order)
     parts = ["# hpcmodels reproduction report", ""]
     if not results:
         parts.append(f"No results found in `{results_dir}`: run the notebooks first.")
