@@ -1,0 +1,302 @@
+"""Parameter sweeps: one function over a grid of points, on Dask, with a Parquet cache.
+
+``sweep(func, grid)`` calls ``func(**point)`` for every row of ``grid`` and returns one
+frame: the grid's columns, the result columns (``func`` returns a dict or a Series) and
+``error``: ``None`` where the point succeeded, otherwise the exception's type, message
+and traceback. A failed point never sinks the others: an exception in ``func`` is caught
+where it runs, and a point whose worker died (a crash, the out-of-memory killer) is
+reported as ``KilledWorker`` once Dask gives up on it.
+
+Where the points run (``client=``):
+
+* ``None`` (default): the scheduler named by ``HPCMODELS_DASK_SCHEDULER`` (an address
+  such as ``tcp://host:8786``, or the path of a scheduler file), else one
+  ``distributed.LocalCluster`` per process, started on first use and shared by every
+  later sweep: one worker process per core, one thread each, so numba kernels run in
+  parallel and each worker compiles them once (from numba's on-disk cache);
+* a ``distributed.Client``: that cluster (a ``dask-jobqueue`` SLURM or PBS cluster, say);
+* ``"serial"``: in this process, one point after another, no Dask
+  (``HPCMODELS_DASK_SCHEDULER=serial`` makes it the default).
+
+The cache (``cache=`` a folder): one Parquet file per finished point, named by a stable
+hash of ``func``'s qualified name, the point's parameters and the package version. A
+rerun reads the points it has and computes only the others, so an interrupted sweep
+resumes where it stopped; failed points are not cached. ``cache=None`` keeps nothing.
+
+Parameters are hashed from a canonical form (numbers, strings, sequences, mappings,
+NumPy arrays, dataclasses and enums); anything else is an error naming the parameter,
+since its ``repr`` may not be stable between processes. Workload data should reach a
+worker once, not per point: pass a log's *name* and load it in ``func`` through a
+per-process cache (e.g. :func:`functools.lru_cache`), or scatter it and pass the future.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+import math
+import os
+import traceback
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import InvalidParameter
+
+__all__ = ["sweep", "point_key", "local_client", "SCHEDULER_ENV", "SERIAL"]
+
+SCHEDULER_ENV = "HPCMODELS_DASK_SCHEDULER"
+SERIAL = "serial"
+ERROR = "error"
+_LOCAL: dict[str, Any] = {}  # the shared LocalCluster and its client, started on first use
+
+
+# ------------------------------------------------------------------ points and their keys
+
+
+def _points(grid) -> list[dict]:
+    """The grid as a list of keyword dicts (a DataFrame's rows, or a list of mappings)."""
+    if isinstance(grid, pd.DataFrame):
+        rows = grid.to_dict("records")
+    elif isinstance(grid, Iterable) and not isinstance(grid, str | bytes | Mapping):
+        rows = list(grid)
+    else:
+        raise InvalidParameter(
+            f"grid must be a DataFrame or a list of dicts, got {type(grid).__name__}"
+        )
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise InvalidParameter(
+                f"grid row {i} must be a dict of keyword arguments, got {row!r:.60}"
+            )
+        for name in row:
+            if not isinstance(name, str) or not name.isidentifier():
+                raise InvalidParameter(
+                    f"grid row {i}: parameter name {name!r} is not an identifier"
+                )
+            if name == ERROR:
+                raise InvalidParameter(f"grid row {i}: {ERROR!r} is the name of the error column")
+    return [dict(row) for row in rows]
+
+
+def _canonical(value, name: str):
+    """A JSON-able form of a parameter that is the same in every process."""
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        value = float(value)
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__qualname__}.{value.name}"
+    if isinstance(value, np.ndarray):
+        return {"ndarray": str(value.dtype), "values": _canonical(value.tolist(), name)}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: _canonical(getattr(value, f.name), f"{name}.{f.name}")
+                  for f in dataclasses.fields(value)}  # fmt: skip
+        return {"dataclass": type(value).__qualname__, "fields": fields}
+    if isinstance(value, Mapping):
+        return {str(k): _canonical(v, f"{name}[{k!r}]") for k, v in sorted(value.items(), key=str)}
+    if isinstance(value, list | tuple | range):
+        return [_canonical(v, f"{name}[{i}]") for i, v in enumerate(value)]
+    raise InvalidParameter(
+        f"parameter {name} = {value!r:.60} ({type(value).__name__}) has no stable form for the "
+        "cache key: pass numbers, strings, sequences, dicts, arrays or dataclasses"
+    )
+
+
+def _qualified_name(func: Callable) -> str:
+    module = getattr(func, "__module__", None)
+    name = getattr(func, "__qualname__", None)
+    if module is None or name is None or "<lambda>" in name or "<locals>" in name:
+        raise InvalidParameter(
+            f"func must be a module-level function (its name keys the cache and workers "
+            f"import it), got {func!r:.80}"
+        )
+    return f"{module}.{name}"
+
+
+def point_key(func: Callable, point: Mapping) -> str:
+    """The cache key of one point: SHA-256 over ``func``'s qualified name, the point's
+    canonical parameters and the package version."""
+    from . import __version__
+
+    payload = {
+        "func": _qualified_name(func),
+        "params": {k: _canonical(v, k) for k, v in sorted(point.items())},
+        "version": __version__,
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ------------------------------------------------------------------ running one point
+
+
+def run_point(func: Callable, point: dict) -> dict:
+    """``func(**point)`` as a dict of results, or ``{"error": ...}`` with the exception's
+    type, message and traceback. Runs where the point runs (a worker, or this process)."""
+    try:
+        result = func(**point)
+        if isinstance(result, pd.Series):
+            result = result.to_dict()
+        if not isinstance(result, Mapping):
+            raise TypeError(f"{_qualified_name(func)} returned {type(result).__name__}, "
+                            "not a dict or a Series")  # fmt: skip
+        clash = [k for k in result if k in point or k == ERROR]
+        if clash:
+            raise ValueError(f"result columns {clash} clash with the grid's or 'error'")
+        return {**result, ERROR: None}
+    except Exception as err:  # every failure is reported, none sinks the sweep
+        return {ERROR: f"{type(err).__name__}: {err}\n{traceback.format_exc()}"}
+
+
+# ------------------------------------------------------------------ the cache
+
+
+def _cache_path(cache: Path, key: str) -> Path:
+    return cache / key[:2] / f"{key}.parquet"
+
+
+def _read_cached(cache: Path, key: str) -> dict | None:
+    path = _cache_path(cache, key)
+    if not path.exists():
+        return None
+    try:
+        return pd.read_parquet(path).iloc[0].to_dict()
+    except Exception:  # a file cut short by an interrupted write: compute the point again
+        return None
+
+
+def _write_cached(cache: Path, key: str, result: dict) -> None:
+    path = _cache_path(cache, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    frame = pd.DataFrame([{k: v for k, v in result.items() if k != ERROR}])
+    frame.to_parquet(tmp, index=False)
+    tmp.replace(path)  # atomic: a reader never sees half a file
+
+
+# ------------------------------------------------------------------ clients
+
+
+def local_client():
+    """The process's shared ``LocalCluster`` client, started on first use: one worker
+    process per core, one thread each."""
+    from distributed import Client, LocalCluster
+
+    client = _LOCAL.get("client")
+    if client is None or client.status not in ("running", "connecting"):
+        cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
+                               processes=True, dashboard_address=":0")  # fmt: skip
+        client = Client(cluster)
+        _LOCAL.update(cluster=cluster, client=client)
+    return client
+
+
+def _resolve(client):
+    """The client to run on, or :data:`SERIAL`."""
+    if client is None:
+        where = os.environ.get(SCHEDULER_ENV, "").strip()
+        if where == SERIAL:
+            return SERIAL
+        if where:
+            from distributed import Client
+
+            if os.path.exists(where):
+                return Client(scheduler_file=where)
+            return Client(where)
+        return local_client()
+    if isinstance(client, str):
+        if client == SERIAL:
+            return SERIAL
+        raise InvalidParameter(
+            f"client must be a distributed.Client, None or 'serial', got {client!r}"
+        )
+    if not hasattr(client, "map") or not hasattr(client, "submit"):
+        raise InvalidParameter(
+            f"client must be a distributed.Client, None or 'serial', got {client!r:.60}"
+        )
+    return client
+
+
+# ------------------------------------------------------------------ the sweep
+
+
+def sweep(
+    func: Callable[..., Mapping],
+    grid,
+    *,
+    cache: str | Path | None = None,
+    client=None,
+    progress: bool = True,
+    desc: str | None = None,
+) -> pd.DataFrame:
+    """Call ``func(**point)`` for every point of ``grid``; one row per point, in grid
+    order: the grid's columns, the result columns and ``error`` (module docstring)."""
+    points = _points(grid)
+    name = _qualified_name(func)
+    keys = [point_key(func, p) for p in points]
+    cache_dir = None if cache is None else Path(cache)
+    results: list[dict | None] = [None] * len(points)
+    if cache_dir is not None:
+        for i, key in enumerate(keys):
+            results[i] = _read_cached(cache_dir, key)
+    todo = [i for i, r in enumerate(results) if r is None]
+
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(points), initial=len(points) - len(todo), disable=not progress,
+               desc=desc or name.rsplit(".", 1)[-1])  # fmt: skip
+
+    def done(i: int, result: dict) -> None:
+        results[i] = result
+        if cache_dir is not None and result.get(ERROR) is None:
+            try:
+                _write_cached(cache_dir, keys[i], result)
+            except Exception as err:  # an unstorable result is returned, not cached
+                warnings.warn(f"point {i} of {name} not cached ({type(err).__name__}: {err})",
+                              stacklevel=3)  # fmt: skip
+        bar.update()
+
+    try:
+        where = _resolve(client) if todo else SERIAL
+        if where == SERIAL:
+            for i in todo:
+                done(i, run_point(func, points[i]))
+        else:
+            _run_on(where, func, points, keys, todo, done)
+    finally:
+        bar.close()
+    rows = [{**p, **{k: v for k, v in r.items() if k != ERROR}, ERROR: r.get(ERROR)}
+            for p, r in zip(points, results, strict=True)]  # fmt: skip
+    frame = pd.DataFrame(rows)
+    if ERROR not in frame:
+        frame[ERROR] = pd.Series(dtype=object)
+    frame[ERROR] = frame[ERROR].astype(object).where(frame[ERROR].notna(), None)
+    return frame
+
+
+def _run_on(client, func, points, keys, todo, done) -> None:
+    """The points ``todo`` on a Dask cluster, reporting each as it finishes."""
+    from distributed import as_completed
+
+    futures = client.map(run_point, [func] * len(todo), [points[i] for i in todo],
+                         key=[f"{func.__name__}-{keys[i][:16]}-{n}" for n, i in enumerate(todo)],
+                         pure=False)  # fmt: skip
+    index = {f.key: i for f, i in zip(futures, todo, strict=True)}
+    for future in as_completed(futures):
+        i = index[future.key]
+        try:
+            result = future.result()
+        except Exception as err:  # the worker died (KilledWorker) or the task was lost
+            result = {ERROR: f"{type(err).__name__}: {err}"}
+        done(i, result)
+        future.release()
