@@ -3,6 +3,11 @@
 ``reproduce`` executes notebooks with papermill at their quick defaults (or with
 ``-p name value`` overrides), keeps the executed copies in ``build/notebooks/``, and
 writes ``build/REPORT.md`` from the results every notebook saved in ``build/results/``.
+``reproduce --full`` runs them at the papers' own sizes
+(:data:`hpcmodels.papers.full_scale.FULL_SCALE`), their sweeps on Dask (``--scheduler``,
+else ``HPCMODELS_DASK_SCHEDULER``, else a local cluster) with finished points kept in
+``build/full/cache`` (an interrupted run resumes), writes under ``build/full/``, and puts
+the full-scale verdicts beside the quick ones in ``build/REPORT.md``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from .papers.report import write_report
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 BUILD = Path(os.environ.get("HPCMODELS_BUILD", ROOT / "build"))
+FULL = "full"  # build/full/: results, figures, notebooks and sweep cache of --full runs
 
 
 def find_notebooks(selectors: list[str]) -> list[Path]:
@@ -203,23 +209,58 @@ def _provenance(results: Path, notebook: Path, parameters: dict) -> None:
     record.write_text(json.dumps(info, default=str))
 
 
-def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int:
+def full_parameters(notebook: Path, overrides: dict) -> dict:
+    """The paper-scale parameters of ``notebook`` (:data:`FULL_SCALE`), then the user's
+    ``-p`` overrides, and the sweep cache where the notebook has that parameter."""
+    import papermill
+
+    from .papers.full_scale import FULL_SCALE
+
+    paper = paper_of(notebook)
+    params = dict(FULL_SCALE.get(paper, {}) if paper else {}, **overrides)
+    if "sweep_cache" in papermill.inspect_notebook(str(notebook)):
+        params.setdefault("sweep_cache", str(BUILD / FULL / "cache"))
+    return params
+
+
+def _report(results: Path, report: Path) -> Path:
+    full = BUILD / FULL / "results"
+    return write_report(results, report, full_dir=full if full.is_dir() else None)
+
+
+def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
+              full: bool = False, scheduler: str | None = None) -> int:  # fmt: skip
     """Run the notebooks; one that fails is reported in one sentence and the others
     still run; ``build/REPORT.md`` is written in any case. A missing workload log makes
     its notebook ``not run`` in the report (the sentence says which log and where to
     put it); any other failure exits non-zero after the report is written. With
     ``parameters``, every notebook writes under its own :func:`run_folder` instead of
     ``figures/`` and ``build/results/``, so the committed figures and the default report
-    stay as they are."""
+    stay as they are. With ``full``, each notebook runs at its paper's scale
+    (:func:`full_parameters`) under ``build/full/``."""
     import papermill
+
+    from .sweep import SCHEDULER_ENV
 
     notebooks = find_notebooks(selectors)
     check_parameters(notebooks, parameters)
+    if full:  # the paper-scale parameters too, before anything runs
+        for nb in notebooks:
+            check_parameters([nb], full_parameters(nb, parameters))
     check_kernel(kernel)
+    if scheduler:
+        os.environ[SCHEDULER_ENV] = scheduler  # the notebooks' kernels inherit it
     failed, folders = [], []
     for nb in notebooks:
         print(f"==> {nb.name}", flush=True)
-        if parameters:
+        if full:
+            where = BUILD / FULL
+            results = where / "results"
+            chosen = full_parameters(nb, parameters)
+            run_parameters = dict(chosen, figures_dir=str(where / "figures"),
+                                  results_dir=str(results))  # fmt: skip
+            output = where / "notebooks" / nb.name
+        elif parameters:
             where = run_folder(nb, parameters)
             results = where / "results"
             run_parameters = dict(parameters, figures_dir=str(where / "figures"),
@@ -240,7 +281,7 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int
                 kernel_name=_kernel(kernel),
                 progress_bar=True,
             )
-            _provenance(results, nb, parameters)
+            _provenance(results, nb, chosen if full else parameters)
         except papermill.PapermillExecutionError as err:
             if err.ename == "LogNotAvailable":
                 print(f"--> {nb.name} not run: {err.evalue}", flush=True)
@@ -249,12 +290,12 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None) -> int
             print(f"--> {nb.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue} "
                   f"(traceback in {output})", flush=True)  # fmt: skip
             failed.append(nb.name)
-    if parameters:
+    if parameters and not full:
         for where in folders:
             report = write_report(where / "results", where / "REPORT.md")
             print(f"custom run ({parameters}): figures, results and report in {where}")
     else:
-        report = write_report(BUILD / "results", BUILD / "REPORT.md")
+        report = _report(BUILD / "results", BUILD / "REPORT.md")
         print(f"report: {report}")
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
@@ -277,16 +318,26 @@ def main(argv: list[str] | None = None) -> int:
         help="papermill parameter override",
     )
     rep.add_argument("-k", "--kernel", default=None, help="kernel name (default: notebook's)")
+    rep.add_argument(
+        "--full",
+        action="store_true",
+        help="the papers' own sizes, under build/full/, beside the quick verdicts",
+    )
+    rep.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                     help="Dask scheduler address or scheduler file for the sweeps "
+                     "(default: HPCMODELS_DASK_SCHEDULER, else a local cluster)")  # fmt: skip
     sub.add_parser("report", help="rebuild build/REPORT.md from build/results/")
     st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")
     args = parser.parse_args(argv)
     if args.command == "reproduce":
         params = {name: _parse_value(value) for name, value in args.parameter}
-        return reproduce(args.notebooks, params, args.kernel)
+        return reproduce(
+            args.notebooks, params, args.kernel, full=args.full, scheduler=args.scheduler
+        )
     if args.command == "store":
         return store(args.notebooks)
-    print(write_report(BUILD / "results", BUILD / "REPORT.md"))
+    print(_report(BUILD / "results", BUILD / "REPORT.md"))
     return 0
 
 

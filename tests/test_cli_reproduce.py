@@ -97,6 +97,53 @@ def test_the_default_report_says_how_each_section_was_made(tmp_path, monkeypatch
     assert "Run: `05_filippopoulos_dp.ipynb` with parameters defaults, commit" in report
 
 
+def _fake_run_scaled(source, target, parameters=None, **kwargs):
+    """As :func:`_fake_run`, but ours depends on the run's size (``n_jobs``)."""
+    from hpcmodels.papers.report import Collector, compare_value
+
+    paper = cli.paper_of(Path(source))
+    results = Path(parameters["results_dir"])
+    report = Collector(paper, f"title of {paper}")
+    big = parameters.get("n_jobs", 0) >= 500_000
+    report.add(compare_value("Fig. 3", "x", "1.0", 1.0 if big else 2.0, kind="count"))
+    report.save(results)
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    Path(target).write_text("{}")
+    _fake_run_scaled.seen.append(dict(parameters))
+
+
+def test_full_scale_runs_beside_the_quick_verdicts(tmp_path, monkeypatch):
+    """``--full`` passes the paper's sizes (FULL_SCALE), the sweep cache and the
+    scheduler, writes under build/full/, and REPORT.md shows both verdicts."""
+    from hpcmodels.papers.full_scale import FULL_SCALE
+    from hpcmodels.sweep import SCHEDULER_ENV
+
+    monkeypatch.setattr(cli, "BUILD", tmp_path)
+    monkeypatch.setattr(papermill, "execute_notebook", _fake_run_scaled)
+    monkeypatch.setenv(SCHEDULER_ENV, "serial")
+    _fake_run_scaled.seen = []
+    assert cli.reproduce(["03"], {}, None) == 0  # quick
+    assert cli.main(["reproduce", "03", "--full", "--scheduler", "tcp://host:8786"]) == 0
+    quick, full = _fake_run_scaled.seen
+    assert "n_jobs" not in quick
+    assert {k: full[k] for k in FULL_SCALE["he2006"]} == FULL_SCALE["he2006"]
+    assert full["results_dir"] == str(tmp_path / "full" / "results")
+    assert full["figures_dir"] == str(tmp_path / "full" / "figures")
+    assert os.environ[SCHEDULER_ENV] == "tcp://host:8786"  # the kernels inherit it
+    report = (tmp_path / "REPORT.md").read_text()
+    assert "| ours (full scale) | verdict (full scale) |" in report
+    row = next(line for line in report.splitlines() if line.startswith("| Fig. 3 | x |"))
+    assert row.split("|")[-3:-1] == [" 1 ", " exact "]  # the full run's ours and verdict
+    assert " differs " in row  # the quick run's verdict, beside it
+    assert "At full scale: 1 exact." in report and "n_jobs" in report
+
+
+def test_full_scale_parameters_match_each_notebook():
+    """Every FULL_SCALE entry names its notebook's parameters with their kinds."""
+    for nb in cli.find_notebooks([]):
+        cli.check_parameters([nb], cli.full_parameters(nb, {}))
+
+
 @pytest.mark.parametrize("name", ["01_shih2013_tla", "02_huang2006_integrated", "03_he2006_ort_omr",
                                   "04_jones2005_bandwidth", "05_filippopoulos_dp"])  # fmt: skip
 def test_every_notebook_maps_to_its_paper_module(name):

@@ -350,16 +350,47 @@ def _read_results(path: Path) -> pd.DataFrame:
     return frame
 
 
-def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
+FULL_COLUMNS = ["ours (full scale)", "verdict (full scale)"]
+
+
+def _beside_full(frame: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
+    """The quick rows with the full-scale run's ``ours`` and ``verdict`` beside them,
+    matched on item and quantity (the n-th of a repeated pair with the n-th)."""
+    key = ["item", "quantity", "_n"]
+    quick = frame.assign(_n=frame.groupby(["item", "quantity"]).cumcount())
+    other = full.assign(_n=full.groupby(["item", "quantity"]).cumcount())
+    other = other[key + ["ours", "verdict"]].rename(
+        columns={"ours": FULL_COLUMNS[0], "verdict": FULL_COLUMNS[1]}
+    )
+    merged = quick.merge(other, on=key, how="left").drop(columns="_n")
+    merged[FULL_COLUMNS[1]] = merged[FULL_COLUMNS[1]].fillna("not run at full scale")
+    return merged
+
+
+def _counts(frame: pd.DataFrame, column: str = "verdict") -> str:
+    counts = frame[column].value_counts()
+    return ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v, 0))
+
+
+def write_report(results_dir: str | Path, report_path: str | Path,
+                 full_dir: str | Path | None = None) -> Path:  # fmt: skip
     """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report: a
     summary (paper x verdict counts, linked to each section, notebook and figures), the
-    tolerance policy, then one section per paper."""
+    tolerance policy, then one section per paper. With ``full_dir`` (the results of
+    ``reproduce --full``), each section shows the full-scale ``ours`` and verdict beside
+    the quick ones."""
     report = Path(report_path)
     results = sorted(Path(results_dir).glob("*.csv"), key=_notebook_order)
     parts = ["# hpcmodels reproduction report", ""]
     if not results:
         parts.append(f"No results found in `{results_dir}`: run the notebooks first.")
     frames = {path: _read_results(path) for path in results}
+    fulls = {}
+    for path in results:
+        other = None if full_dir is None else Path(full_dir) / path.name
+        if other is not None and other.exists():
+            fulls[path] = _read_results(other)
+            frames[path] = _beside_full(frames[path], fulls[path])
     if frames:
         summary = []
         for path, frame in frames.items():
@@ -368,6 +399,7 @@ def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
             summary.append({"paper": f"[{title}](#{_anchor(title)})",
                             **{v: int(counts.get(v, 0)) for v in VERDICTS},
                             "items": len(frame),
+                            "full scale": _counts(fulls[path]) if path in fulls else "not run",
                             "notebook and figures": _links(path.stem, report.parent)})  # fmt: skip
         table = pd.DataFrame(summary)
         parts += ["## Summary", "", _markdown_table(table.astype(object)), ""]
@@ -381,15 +413,21 @@ def write_report(results_dir: str | Path, report_path: str | Path) -> Path:
                   "confidence intervals overlap.", ""]  # fmt: skip
     for path, frame in frames.items():
         title = frame["title"].iloc[0] if len(frame) else path.stem
-        counts = frame["verdict"].value_counts()
-        summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v, 0))
-        parts += [f"## {title}", "", f"{len(frame)} items: {summary}.", ""]
+        parts += [f"## {title}", "", f"{len(frame)} items: {_counts(frame)}.", ""]
+        if path in fulls:
+            parts += [f"At full scale: {_counts(fulls[path])}.", ""]
         links = _links(path.stem, report.parent)
         if links:
             parts += [f"Notebook and figures: {links}.", ""]
         run = path.with_suffix(".json")
         if run.exists():
             parts += [*_provenance_lines(json.loads(run.read_text())), ""]
+        full_run = None if full_dir is None else (Path(full_dir) / path.name).with_suffix(".json")
+        if path in fulls and full_run.exists():
+            parts += [
+                "Full scale — " + " ".join(_provenance_lines(json.loads(full_run.read_text()))),
+                "",
+            ]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")
