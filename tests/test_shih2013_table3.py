@@ -14,14 +14,17 @@ def table():
     return shih2013.table3(n_jobs=50_000, seed=0).set_index("item")
 
 
-def test_a1_a2_original_loading_exact_and_job_count_explained(table):
+def test_a1_a2_original_loading_within_tolerance_and_job_count_explained(table):
+    """The cleaned 4.2 log is another version of the paper's log (54,034 jobs after the
+    filter, not 54,041): its rows name that input and are never exact."""
     for wid in ("A1", "A2"):
         rows = table.loc[[f"Table 3 {wid}"]]
         sl = rows[rows["quantity"].str.startswith("original SL")].iloc[0]
-        assert sl["verdict"] == "exact"
+        assert sl["verdict"] == "within tolerance"
         jobs = rows[rows["quantity"].str.endswith("jobs")].iloc[0]
         assert jobs["ours"] == 54_034 and jobs["verdict"] == "differs"
-        assert "7 jobs fewer" in jobs["reason"]
+        for row in (sl, jobs):
+            assert "54,034 jobs after the filter, not 54,041" in row["reason"]
 
 
 @pytest.mark.parametrize(

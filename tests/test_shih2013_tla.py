@@ -85,15 +85,3 @@ def test_knob_study_runs_every_setting(sdsc):
 def test_unknown_load_names_are_errors(call):
     with pytest.raises(ValueError, match="unknown load"):
         call()
-
-
-def test_table3_on_the_cleaned_log_is_never_exact(sdsc):
-    """Table 3's A1/A2 rows are computed on another version of the SDSC log (54,034 jobs
-    after the filter, the paper's 54,041): they name that input and cannot be exact."""
-    t3 = shih.table3(n_jobs=2_000)
-    sdsc_rows = t3[t3["workload"].isin(["A1", "A2"])]
-    assert len(sdsc_rows) == 4
-    assert (sdsc_rows["verdict"] != "exact").all()
-    assert sdsc_rows["reason"].str.contains("54,034 jobs after the filter, not 54,041").all()
-    counts = sdsc_rows[sdsc_rows["kind"] == "count"]
-    assert (counts["verdict"] == "differs").all() and (counts["ours"] == 54_034).all()
