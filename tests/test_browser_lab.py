@@ -102,10 +102,10 @@ def _move_three_times(page, case: Case, shot: str) -> None:
     scope = _explorer(page, case)
     try:
         scope.wait_for(timeout=300_000)
-    except Exception:
+    except Exception as err:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SCREENSHOTS / f"failed_{shot}", full_page=True)
-        raise
+        raise AssertionError(f"the explorer never appeared; {_run_state(page)}") from err
     scope.scroll_into_view_if_needed()
     for value in case.values:
         set_slider(page, case.slider, value)
@@ -128,6 +128,20 @@ def _move_three_times(page, case: Case, shot: str) -> None:
         assert real_drawing(charts[0]), f"{case.slider} = {value}: a blank or broken chart"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     scope.screenshot(path=SCREENSHOTS / shot)
+
+
+def _run_state(page) -> str:
+    """What the notebook shows: its cells' prompts and the first error output, so a
+    failure says whether Run All was lost, is still running, or stopped at an error."""
+    prompts = page.locator(".jp-InputPrompt").all_inner_texts()
+    ran = sum(any(ch.isdigit() for ch in p) for p in prompts)
+    running = sum("*" in p for p in prompts)
+    errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
+    first = next((e for e in errors if "Error" in e), "")
+    return (
+        f"{ran} of {len(prompts)} cells ran, {running} running; "
+        f"first error output: {first[-1500:] or 'none'}"
+    )
 
 
 def _menu(page, menu: str, item: str) -> None:
