@@ -49,7 +49,7 @@ import pandas as pd
 
 from .errors import InvalidParameter
 
-__all__ = ["sweep", "point_key", "local_client", "SCHEDULER_ENV", "SERIAL"]
+__all__ = ["sweep", "raise_failures", "point_key", "local_client", "SCHEDULER_ENV", "SERIAL"]
 
 SCHEDULER_ENV = "HPCMODELS_DASK_SCHEDULER"
 SERIAL = "serial"
@@ -170,7 +170,7 @@ def _read_cached(cache: Path, key: str) -> dict | None:
     if not path.exists():
         return None
     try:
-        return pd.read_parquet(path).iloc[0].to_dict()
+        return pd.read_parquet(path).to_dict("records")[0]  # (iloc[0] would upcast ints)
     except Exception:  # a file cut short by an interrupted write: compute the point again
         return None
 
@@ -281,7 +281,22 @@ def sweep(
     if ERROR not in frame:
         frame[ERROR] = pd.Series(dtype=object)
     frame[ERROR] = frame[ERROR].astype(object).where(frame[ERROR].notna(), None)
+    frame.attrs["grid"] = sorted({k for p in points for k in p})
     return frame
+
+
+def raise_failures(frame: pd.DataFrame, what: str) -> pd.DataFrame:
+    """``frame`` (a :func:`sweep` result) unchanged when every point succeeded; else a
+    ``RuntimeError`` naming how many points of ``what`` failed, the first one's
+    parameters and its error. For builders whose frames must be whole."""
+    failed = frame[frame[ERROR].notna()]
+    if failed.empty:
+        return frame
+    first = failed.iloc[0]
+    params = {k: v.item() if isinstance(v, np.generic) else v for k, v in first.items()
+              if k != ERROR and k in frame.attrs.get("grid", k)}  # fmt: skip
+    raise RuntimeError(f"{len(failed)} of {len(frame)} points of {what} failed; the first, "
+                       f"{params!r:.300}: {first[ERROR]}")  # fmt: skip
 
 
 def _run_on(client, func, points, keys, todo, done) -> None:

@@ -17,7 +17,7 @@ from distributed import Client, LocalCluster
 
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.multicluster import Cluster, simulate
-from hpcmodels.sweep import SCHEDULER_ENV, point_key, sweep
+from hpcmodels.sweep import SCHEDULER_ENV, point_key, raise_failures, sweep
 
 # the workers unpickle this module's functions by value (tests/ is not on their path)
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -112,7 +112,7 @@ def test_the_cache_returns_what_was_computed_without_running_again(tmp_path):
     n_runs = len(list(log.iterdir()))
     second = sweep(point, grid, cache=tmp_path / "c", client="serial", progress=False)
     assert len(list(log.iterdir())) == n_runs == 4  # a rerun is free
-    pd.testing.assert_frame_equal(first, second, check_dtype=False)
+    pd.testing.assert_frame_equal(first, second)  # ints stay ints
 
 
 def test_serial_from_the_environment(monkeypatch, tmp_path):
@@ -162,6 +162,14 @@ def bad_result(i: int):
 def test_a_result_that_is_not_a_dict_is_that_point_s_error():
     out = sweep(bad_result, [{"i": 1}], client="serial", progress=False)
     assert out.loc[0, "error"].startswith("TypeError") and "not a dict" in out.loc[0, "error"]
+
+
+def test_raise_failures_names_the_first_failed_point(tmp_path):
+    grid = [dict(i=i, log=str(tmp_path), fail=(2,)) for i in range(3)]
+    out = sweep(point, grid, client="serial", progress=False)
+    with pytest.raises(RuntimeError, match=r"1 of 3 points of squares failed; the first, .*'i': 2"):
+        raise_failures(out, "squares")
+    assert raise_failures(out[out["i"] < 2], "squares") is not None
 
 
 def test_an_empty_grid_gives_an_empty_frame():
