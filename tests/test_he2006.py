@@ -13,17 +13,21 @@ from hpcmodels.papers import report
 from hpcmodels.queueing import cluster_miss_rates, omr_allocation
 from hpcmodels.queueing.system import BOUNDED_PARETO
 
-TINY = he.SimSettings(n_jobs=20_000, warmup=4_000, cooldown=4_000, seeds=2, progress=False)
+TINY = he.SimSettings(n_jobs=20_000, warmup=4_000, cooldown=4_000, seeds=2)
+QUIET = {"progress": False}
 PERCENT = report.TOLERANCES["percent"].absolute
 
 
 @pytest.fixture(scope="module")
 def frames():
     """Every frame of the notebook at a tiny size (about ten seconds)."""
-    f = {"t3": he.table3(), "t4": he.table4(), "f3": he.fig3(TINY, workloads=(0.1, 0.5, 0.9)),
-         "f4": he.fig4(TINY), "f5": he.fig5(TINY), "f6": he.fig6(TINY, uppers=(10.0, 30.0, 60.0)),
-         "f7a": he.fig7a(TINY, cvs=(1.0, 3.0)), "f7b": he.fig7b(TINY, workloads=(0.1, 0.5, 0.9)),
-         "f7c": he.fig7_control(TINY), "f8a": he.fig8a(TINY), "f8b": he.fig8b((0.1, 0.5, 0.9)),
+    f = {"t3": he.table3(), "t4": he.table4(),
+         "f3": he.fig3(TINY, workloads=(0.1, 0.5, 0.9), **QUIET), "f4": he.fig4(TINY, **QUIET),
+         "f5": he.fig5(TINY, **QUIET), "f6": he.fig6(TINY, uppers=(10.0, 30.0, 60.0), **QUIET),
+         "f7a": he.fig7a(TINY, cvs=(1.0, 3.0), **QUIET),
+         "f7b": he.fig7b(TINY, workloads=(0.1, 0.5, 0.9), **QUIET),
+         "f7c": he.fig7_control(TINY, **QUIET), "f8a": he.fig8a(TINY, **QUIET),
+         "f8b": he.fig8b((0.1, 0.5, 0.9)),
          "omr": he.omr_thresholds((0.1, 0.5))}  # fmt: skip
     return f
 
@@ -353,7 +357,7 @@ def test_symmetry_claim_follows_the_thresholds(frames):
 
 
 def test_fig4_quick_check_reproduces_the_68_percent_decrease():
-    df = he.fig4(TINY)
+    df = he.fig4(TINY, **QUIET)
     row = he.fig4_checks(df)[0]
     assert row["paper"] == 68.0
     assert row["verdict"] in ("exact", "within tolerance")
@@ -361,13 +365,13 @@ def test_fig4_quick_check_reproduces_the_68_percent_decrease():
 
 
 def test_fig5_structural_bound_is_stated():
-    row = he.fig5_checks(he.fig5(TINY))[0]
+    row = he.fig5_checks(he.fig5(TINY, **QUIET))[0]
     assert row["verdict"] == "differs"
     assert "mean service time 8.4 s" in row["reason"]
 
 
 def test_sweeps_have_every_point_and_algorithm():
-    df = he.fig3(TINY, workloads=(0.2, 0.6))
+    df = he.fig3(TINY, workloads=(0.2, 0.6), **QUIET)
     assert len(df) == 2 * len(he.ALGORITHMS)
     assert set(df["algorithm"]) == set(he.ALGORITHMS)
     assert df[["mean_response", "response_ci", "miss_rate"]].notna().all().all()
@@ -397,11 +401,33 @@ def test_deterioration_is_zero_at_the_initial_workload_and_grows():
     assert other == pytest.approx(100 * d / (1 + d))
 
 
+def test_a_figure_is_one_cached_sweep_and_a_failed_point_is_named(tmp_path, monkeypatch):
+    """The same frame serially and from the sweep's cache (a second call simulates
+    nothing); a point that fails stops the figure with its call and its error."""
+    small = he.SimSettings(n_jobs=2_000, warmup=400, cooldown=400, seeds=2)
+    serial = he.fig6(small, uppers=(10.0, 60.0), client="serial", **QUIET)
+    assert len(serial) == 2 * 3 and (serial["response_runs"].map(len) == 2).all()
+    first = he.fig6(small, uppers=(10.0, 60.0), cache=tmp_path, **QUIET)
+    pd.testing.assert_frame_equal(first, serial)
+    assert len(list(tmp_path.rglob("*.parquet"))) == 2 * 3 * 2  # one file per point
+
+    def no_stream(*args, **kwargs):
+        raise OSError("no simulation expected")
+
+    monkeypatch.setattr(he, "simulate_dispatch", no_stream)
+    pd.testing.assert_frame_equal(he.fig6(small, uppers=(10.0, 60.0), cache=tmp_path, **QUIET),
+                                  serial)  # fmt: skip
+    with pytest.raises(RuntimeError, match=r"6 of 6 points of simulate_point \(Fig. 6\) failed; "
+                       r"the first, \{'system': MultiCluster.*'workload': 0.8, .*'algorithm': "
+                       r"'OMR-RR', 'seed': 0, .*OSError: no simulation expected"):  # fmt: skip
+        he.fig6(small, uppers=(30.0,), cache=tmp_path, **QUIET)
+
+
 def test_unknown_names_are_clear_errors():
     with pytest.raises(ValueError, match="strategy"):
         he.fractions("FASTEST", he.TABLE2, 1.0)
     with pytest.raises(ValueError, match="algorithm"):
-        he.simulate_points([he.Point({}, he.TABLE2, 0.5)], ["ORT-XX"], TINY)
+        he.algorithm_cases([({}, {"system": he.TABLE2, "workload": 0.5})], ["ORT-XX"])
     with pytest.raises(ValueError, match="relative_to"):
         he.deterioration(he.TABLE2, 0.3, 0.3, relative_to="best")
 
@@ -415,9 +441,9 @@ def test_allocation_summary_matches_table3():
 
 @pytest.mark.slow
 def test_paper_scale_fig4_and_fig3():
-    paper = he.SimSettings.paper(progress=False)
-    row = he.fig4_checks(he.fig4(paper))[0]
+    paper = he.SimSettings.paper()
+    row = he.fig4_checks(he.fig4(paper, **QUIET))[0]
     assert abs(row["ours"] - 68.0) <= PERCENT
-    rows = {r["quantity"]: r for r in he.fig3_checks(he.fig3(paper))}
+    rows = {r["quantity"]: r for r in he.fig3_checks(he.fig3(paper, **QUIET))}
     assert rows["ORT-Rand has a lower mean response time than W-Rand and OMR-Rand"][
         "verdict"] == "qualitative"  # fmt: skip

@@ -21,8 +21,8 @@ def jobs_and_log():
 @pytest.fixture(scope="module")
 def grid_runs(jobs_and_log):
     """Tables 5-9 at slowdowns 1 and 5, random fit over ten seeds."""
-    jobs, _ = jobs_and_log
-    return huang.allocation_runs(jobs, [1.0, 5.0], seeds=range(10), progress=False)
+    _, log = jobs_and_log
+    return huang.allocation_runs(log, [1.0, 5.0], seeds=range(10), progress=False)
 
 
 # ------------------------------------------------------------------ the workload
@@ -74,21 +74,45 @@ def test_totals_rows_name_the_missing_jobs(jobs_and_log):
         assert f"{huang.LOG_RECORDS:,}" in records["reason"]  # records + removed = 73,496
 
 
+def test_the_runs_are_one_cached_sweep_and_a_failed_run_is_named(jobs_and_log, tmp_path,
+                                                                  monkeypatch):  # fmt: skip
+    """The same frame serially and from the sweep's cache (a second call simulates
+    nothing, and the counts stay integers); a run that fails stops the table with its
+    call and its error."""
+    _, log = jobs_and_log
+    serial = huang.policies_by_load(log, [1.0], client="serial", progress=False)
+    assert list(serial["policy"]) == list(huang.POLICIES) and serial["jobs"].dtype == "int64"
+    first = huang.policies_by_load(log, [1.0], cache=tmp_path, progress=False)
+    pd.testing.assert_frame_equal(first, serial)
+    assert len(list(tmp_path.rglob("*.parquet"))) == len(huang.POLICIES)
+
+    def no_simulation(*args, **kwargs):
+        raise OSError("no simulation expected")
+
+    monkeypatch.setattr(huang, "simulate", no_simulation)
+    pd.testing.assert_frame_equal(huang.policies_by_load(log, [1.0], cache=tmp_path,
+                                                         progress=False), serial)  # fmt: skip
+    with pytest.raises(RuntimeError, match=r"5 of 5 points of simulate_run \(Tables 2-3\) failed; "
+                       rf"the first, \{{'log': '{log}', 'clusters': \[Cluster.*'selection': 'fcfs', "
+                       r".*'load_factor': 2.0\}: OSError: no simulation expected"):  # fmt: skip
+        huang.policies_by_load(log, [2.0], cache=tmp_path, progress=False)
+
+
 # ------------------------------------------------------------------ Section 2
 
 
 def test_waiting_ratio_reading(jobs_and_log):
     """The per-job mean of wait / execution is the reading that reproduces Table 3."""
-    jobs, _ = jobs_and_log
-    fcfs = huang.policies_by_load(jobs, [1.0], progress=False).set_index("policy").loc["FCFS"]
+    _, log = jobs_and_log
+    fcfs = huang.policies_by_load(log, [1.0], progress=False).set_index("policy").loc["FCFS"]
     paper = float(huang.TABLE3.loc[1.0, "FCFS"])
     assert 0.5 * paper < fcfs["mean_waiting_ratio"] < 2 * paper
     assert fcfs["waiting_ratio_of_means"] < 0.1 * paper
 
 
 def test_section2_non_fcfs_policies_beat_fcfs(jobs_and_log):
-    jobs, _ = jobs_and_log
-    df = huang.policies_by_load(jobs, [1.0, 3.0], progress=False)
+    _, log = jobs_and_log
+    df = huang.policies_by_load(log, [1.0, 3.0], progress=False)
     wait = huang.pivot(df, "mean_wait", list(huang.POLICIES))
     ratio = huang.pivot(df, "mean_waiting_ratio", list(huang.POLICIES))
     claims = pd.DataFrame(huang.section2_claims(wait, ratio)).set_index("quantity")
@@ -317,7 +341,7 @@ def test_typical_ratios_summarise_each_table(grid_runs):
 def test_full_log_reproduces_table2_when_present():
     need_log(huang.FULL_LOG)
     jobs, log = huang.load_jobs()
-    by_load = huang.policies_by_load(jobs, [1.0], progress=False)
+    by_load = huang.policies_by_load(log, [1.0], progress=False)
     rows = pd.DataFrame(huang.load_rows(by_load, log, len(jobs)))
     rows = rows[rows["item"] == "Table 2"]
     assert (rows["verdict"] != "differs").mean() >= 0.6

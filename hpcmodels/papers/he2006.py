@@ -5,7 +5,9 @@ and the checks that turn them into report rows.
 Shape: published numbers (``TABLE3_PAPER``, ``TABLE4_PAPER``, ``TEXT_NUMBERS``) ->
 frames (:func:`table3`, :func:`table4`, :func:`fig3` ... :func:`fig8b`) -> report rows
 (:func:`omr_reading_rows`, :func:`table4_checks`, :func:`fig3_checks` ...
-:func:`fig8_checks`, :func:`bounded_pareto_rows`).
+:func:`fig8_checks`, :func:`bounded_pareto_rows`). A simulated figure is one sweep
+(:func:`hpcmodels.sweep.sweep`, on Dask) of :func:`simulate_point`, one job stream per
+algorithm, configuration and seed, summarised per configuration (:func:`simulate_cases`).
 
 Set-ups (Section 5): mean job size 84 s on a speed-1 node; workload w means
 ``lambda = w sum_i m_i u_i``; 500,000 jobs per stream, the middle 300,000 measured, five
@@ -43,13 +45,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
-from tqdm.auto import tqdm
 
 from ..queueing import (
     UniformSlack,
@@ -60,9 +62,10 @@ from ..queueing import (
     weighted_allocation,
 )
 from ..queueing.allocation import OMR, ORT, algorithm1
-from ..queueing.dispatch import replicate
+from ..queueing.dispatch import simulate_dispatch
 from ..queueing.system import BOUNDED_PARETO, MultiCluster, Stream, bounded_pareto_mean
 from ..stats import t_interval
+from ..sweep import raise_failures, sweep
 from .report import alike, compare_claim, compare_value, fmt_series
 
 PAPER = "he2006"
@@ -405,11 +408,15 @@ def table4_checks(t4: pd.DataFrame) -> list[dict]:
 
 
 # ------------------------------------------------------------------ simulation sweeps
+# Every simulated figure is one sweep (hpcmodels.sweep) of simulate_point over its
+# cases and seeds; the per-seed rows are then summarised per case.
 
 
 @dataclass(frozen=True)
 class SimSettings:
-    """Length and number of simulated job streams per point.
+    """Length and number of the simulated job streams of every point: ``n_jobs`` jobs
+    per stream, the first ``warmup`` and the last ``cooldown`` of them not measured,
+    ``seeds`` runs (seeds ``0 .. seeds - 1``, common random numbers across algorithms).
 
     The defaults are the notebook's quick settings; :meth:`paper` gives Section 5.1's
     500,000 jobs (first and last 100,000 trimmed) and five runs.
@@ -419,92 +426,132 @@ class SimSettings:
     warmup: int = 20_000
     cooldown: int = 20_000
     seeds: int = 3
-    progress: bool = True
 
     @classmethod
-    def paper(cls, progress: bool = True) -> SimSettings:
-        return cls(500_000, 100_000, 100_000, 5, progress)
+    def paper(cls) -> SimSettings:
+        return cls(500_000, 100_000, 100_000, 5)
 
-    def scaled(self, n_jobs: int, seeds: int) -> SimSettings:
-        """Same shape, other size: warm-up and cool-down stay a fifth of the stream each."""
-        return replace(self, n_jobs=n_jobs, warmup=n_jobs // 5, cooldown=n_jobs // 5, seeds=seeds)
-
-
-@dataclass(frozen=True)
-class Point:
-    """One simulated configuration: its labels, system, workload, slack and stream shape."""
-
-    labels: dict
-    system: MultiCluster
-    workload: float
-    slack: UniformSlack = FIG3_SLACK
-    arrival_cv: float = 1.0
-    sizes: str = "exponential"
-    alloc_workload: float | None = None  # compute fractions at another workload (Fig. 8)
+    @classmethod
+    def scaled(cls, n_jobs: int, seeds: int) -> SimSettings:
+        """``n_jobs`` per stream, warm-up and cool-down a fifth of the stream each."""
+        return cls(n_jobs, n_jobs // 5, n_jobs // 5, seeds)
 
 
-def simulate_points(
-    points: Sequence[Point],
-    algorithms: Iterable[str],
-    settings: SimSettings,
-    desc: str = "simulating",
-) -> pd.DataFrame:
-    """Simulate every algorithm at every point; one row per (point, algorithm).
+def simulate_point(
+    system: MultiCluster,
+    workload: float,
+    algorithm: str,
+    seed: int,
+    n_jobs: int,
+    warmup: int,
+    cooldown: int,
+    slack: UniformSlack = FIG3_SLACK,
+    arrival_cv: float = 1.0,
+    sizes: str = "exponential",
+    alloc_workload: float | None = None,
+) -> dict[str, float]:
+    """One simulated job stream, the point function of the figures' sweeps:
+    ``algorithm`` (:data:`ALGORITHMS`) on ``system`` at ``workload``, with the fractions
+    computed at ``alloc_workload`` (default ``workload``; Fig. 8 keeps those of another
+    workload); jobs with ``slack``, inter-arrival CV ``arrival_cv`` and ``sizes``
+    (:class:`~hpcmodels.queueing.system.Stream`); run ``seed`` of ``n_jobs`` jobs, the
+    first ``warmup`` and last ``cooldown`` not measured.
 
-    Columns: the point's labels, ``algorithm``, ``mean_response`` and ``response_ci``
-    (95 % half-width over the seeds, :func:`hpcmodels.stats.t_interval`), ``miss_rate``
-    and ``miss_ci``, the per-seed values ``response_runs`` and ``miss_runs`` (seeds are
-    common random numbers across algorithms), and the M/M/m prediction for the same
-    fractions under random dispatch (``analytic_response``, ``analytic_miss``; NaN for
-    the dynamic DLL/DLM).
+    Returns the measured ``mean_response`` and ``miss_rate``, and the M/M/m prediction
+    for the same fractions under random dispatch, ``analytic_response`` and
+    ``analytic_miss`` (NaN for the dynamic DLL/DLM; ``inf`` and 1 where the fractions
+    saturate a cluster).
     """
+    strategy, dispatcher = ALGORITHMS[algorithm]
+    lam = system.arrival_rate(workload)
+    alpha = fractions(strategy, system, system.arrival_rate(alloc_workload or workload), slack)
+    run = simulate_dispatch(system, alpha, dispatcher,
+                            Stream(lam, arrival_cv=arrival_cv, sizes=sizes), slack=slack,
+                            n_jobs=n_jobs, warmup=warmup, cooldown=cooldown, seed=seed)  # fmt: skip
+    dynamic = dispatcher in ("dll", "dlm")
+    return {
+        "mean_response": run.mean_response,
+        "miss_rate": run.miss_rate,
+        "analytic_response": np.nan if dynamic else _analytic_r(system, lam, alpha),
+        "analytic_miss": np.nan if dynamic else _analytic_mr(system, lam, alpha, slack),
+    }
+
+
+Case = tuple[dict, dict]
+"""One simulated configuration of a figure with one algorithm: its labels (the frame's
+columns, e.g. ``{"workload": 0.5}``) and the keyword arguments of :func:`simulate_point`
+but those of the run (``seed``, ``n_jobs``, ``warmup``, ``cooldown``)."""
+
+
+def algorithm_cases(configurations: Iterable[Case], algorithms: Iterable[str]) -> list[Case]:
+    """Every algorithm at every configuration (``(labels, keyword arguments)`` without
+    ``algorithm``), algorithms innermost."""
     algorithms = list(algorithms)
     for name in algorithms:
         if name not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {name!r}; choose from {list(ALGORITHMS)}")
+    return [(labels, {**kwargs, "algorithm": name})
+            for labels, kwargs in configurations for name in algorithms]  # fmt: skip
+
+
+def point_grid(cases: Sequence[Case], settings: SimSettings) -> list[dict]:
+    """The sweep's grid: :func:`simulate_point`'s keyword arguments for every case and
+    every seed of ``settings`` (seeds innermost)."""
+    run = {"n_jobs": settings.n_jobs, "warmup": settings.warmup, "cooldown": settings.cooldown}
+    return [{**kwargs, "seed": seed, **run}
+            for _, kwargs in cases for seed in range(settings.seeds)]  # fmt: skip
+
+
+def summarise_seeds(runs: pd.DataFrame, cases: Sequence[Case], seeds: int) -> pd.DataFrame:
+    """One row per case from the sweep over :func:`point_grid` (``runs``, in grid order:
+    each case's ``seeds`` rows in turn).
+
+    Columns: the case's labels, ``algorithm``, ``mean_response`` and ``response_ci``
+    (95 % half-width over the seeds, :func:`hpcmodels.stats.t_interval`), ``miss_rate``
+    and ``miss_ci``, the per-seed values ``response_runs`` and ``miss_runs`` (seeds are
+    common random numbers across algorithms), and ``analytic_response``,
+    ``analytic_miss`` (:func:`simulate_point`).
+    """
+    if len(runs) != len(cases) * seeds:
+        raise ValueError(f"{len(runs)} runs for {len(cases)} cases of {seeds} seeds each")
     rows = []
-    bar = tqdm(total=len(points) * len(algorithms), desc=desc, disable=not settings.progress)
-    for point in points:
-        system = point.system
-        lam = system.arrival_rate(point.workload)
-        lam_alloc = system.arrival_rate(point.alloc_workload or point.workload)
-        stream = Stream(lam, arrival_cv=point.arrival_cv, sizes=point.sizes)
-        for name in algorithms:
-            strategy, dispatcher = ALGORITHMS[name]
-            alpha = fractions(strategy, system, lam_alloc, point.slack)
-            runs = replicate(
-                system,
-                alpha,
-                dispatcher,
-                stream,
-                slack=point.slack,
-                seeds=range(settings.seeds),
-                n_jobs=settings.n_jobs,
-                warmup=settings.warmup,
-                cooldown=settings.cooldown,
-            )
-            r, r_ci = t_interval(runs.mean_response)
-            mr, mr_ci = t_interval(runs.miss_rate)
-            dynamic = dispatcher in ("dll", "dlm")
-            rows.append(
-                {
-                    **point.labels,
-                    "algorithm": name,
-                    "mean_response": r,
-                    "response_ci": r_ci,
-                    "miss_rate": mr,
-                    "miss_ci": mr_ci,
-                    "response_runs": tuple(runs.mean_response),
-                    "miss_runs": tuple(runs.miss_rate),
-                    "analytic_response": np.nan if dynamic else _analytic_r(system, lam, alpha),
-                    "analytic_miss": np.nan
-                    if dynamic
-                    else _analytic_mr(system, lam, alpha, point.slack),
-                }
-            )
-            bar.update()
-    bar.close()
+    for k, (labels, kwargs) in enumerate(cases):
+        block = runs.iloc[k * seeds : (k + 1) * seeds]
+        r, r_ci = t_interval(block["mean_response"])
+        mr, mr_ci = t_interval(block["miss_rate"])
+        rows.append({
+            **labels,
+            "algorithm": kwargs["algorithm"],
+            "mean_response": r,
+            "response_ci": r_ci,
+            "miss_rate": mr,
+            "miss_ci": mr_ci,
+            "response_runs": tuple(block["mean_response"]),
+            "miss_runs": tuple(block["miss_rate"]),
+            "analytic_response": block["analytic_response"].iloc[0],
+            "analytic_miss": block["analytic_miss"].iloc[0],
+        })  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def simulate_cases(
+    cases: Sequence[Case],
+    settings: SimSettings,
+    *,
+    desc: str,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Simulate every case once per seed, one :func:`hpcmodels.sweep.sweep` of
+    :func:`simulate_point` over :func:`point_grid` (``client``, ``cache``, ``progress``
+    and ``desc`` as there), summarised per case (:func:`summarise_seeds`, whose columns
+    the frame has). A failed point is a ``RuntimeError`` naming how many failed, the
+    first one's parameters and its error (:func:`hpcmodels.sweep.raise_failures`)."""
+    grid = point_grid(cases, settings)
+    runs = sweep(simulate_point, grid, cache=cache, client=client, progress=progress, desc=desc)
+    raise_failures(runs, f"simulate_point ({desc})")
+    return summarise_seeds(runs, cases, settings.seeds)
 
 
 def _analytic_r(system, lam, alpha) -> float:
@@ -521,34 +568,76 @@ def _analytic_mr(system, lam, alpha, slack) -> float:
         return 1.0
 
 
-def fig3(settings: SimSettings, workloads: Sequence[float] = WORKLOADS) -> pd.DataFrame:
-    """Figs. 3a/3b: response time and miss rate against workload (Table 2, slack U[0,30])."""
-    points = [Point({"workload": w}, TABLE2, w) for w in workloads]
-    return simulate_points(points, ALGORITHMS, settings, "Fig. 3")
+def fig3(
+    settings: SimSettings,
+    workloads: Sequence[float] = WORKLOADS,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Figs. 3a/3b: response time and miss rate against workload (Table 2, slack U[0,30]).
+    Columns: ``workload`` and those of :func:`summarise_seeds`. ``client``, ``cache`` and
+    ``progress`` go to :func:`hpcmodels.sweep.sweep`: where the points run (default:
+    ``HPCMODELS_DASK_SCHEDULER``, else a LocalCluster), a folder that keeps finished
+    points (a rerun computes only the others), progress bar."""
+    configs = [({"workload": w}, {"system": TABLE2, "workload": w}) for w in workloads]
+    return simulate_cases(algorithm_cases(configs, ALGORITHMS), settings, desc="Fig. 3",
+                          client=client, cache=cache, progress=progress)  # fmt: skip
 
 
-def fig4(settings: SimSettings, workload: float = 0.5) -> pd.DataFrame:
-    """Figs. 4a/4b: speed difference [21,1] ... [6,6], 4 x 4 nodes, slack U[0,10]."""
-    points = [
-        Point({"speeds": f"[{f},{s}]"}, speed_system(f, s), workload, FIG4_SLACK) for f, s in STEPS
-    ]
-    return simulate_points(points, ["ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM"], settings, "Fig. 4")
+def fig4(
+    settings: SimSettings,
+    workload: float = 0.5,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Figs. 4a/4b: speed difference [21,1] ... [6,6], 4 x 4 nodes, slack U[0,10]
+    (sweep options as :func:`fig3`)."""
+    configs = [({"speeds": f"[{f},{s}]"},
+                {"system": speed_system(f, s), "workload": workload, "slack": FIG4_SLACK})
+               for f, s in STEPS]  # fmt: skip
+    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM"]),
+                          settings, desc="Fig. 4", client=client, cache=cache,
+                          progress=progress)  # fmt: skip
 
 
-def fig5(settings: SimSettings, workload: float = 0.5) -> pd.DataFrame:
-    """Figs. 5a/5b: cluster-size difference [21,1] ... [6,6], speed 10, slack U[0,10]."""
-    points = [
-        Point({"nodes": f"[{b},{s}]"}, size_system(b, s), workload, FIG4_SLACK) for b, s in STEPS
-    ]
-    return simulate_points(points, ["ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM"], settings, "Fig. 5")
+def fig5(
+    settings: SimSettings,
+    workload: float = 0.5,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Figs. 5a/5b: cluster-size difference [21,1] ... [6,6], speed 10, slack U[0,10]
+    (sweep options as :func:`fig3`)."""
+    configs = [({"nodes": f"[{b},{s}]"},
+                {"system": size_system(b, s), "workload": workload, "slack": FIG4_SLACK})
+               for b, s in STEPS]  # fmt: skip
+    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM"]),
+                          settings, desc="Fig. 5", client=client, cache=cache,
+                          progress=progress)  # fmt: skip
 
 
 def fig6(
-    settings: SimSettings, uppers: Sequence[float] = SLACK_UPPERS, workload: float = 0.8
+    settings: SimSettings,
+    uppers: Sequence[float] = SLACK_UPPERS,
+    workload: float = 0.8,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
 ) -> pd.DataFrame:
-    """Figs. 6a/6b: slack uniform on [0, upper] at workload 0.8 (Table 2 system)."""
-    points = [Point({"slack_upper": s}, TABLE2, workload, UniformSlack(0.0, s)) for s in uppers]
-    return simulate_points(points, ["OMR-RR", "W-RR", "DLM"], settings, "Fig. 6")
+    """Figs. 6a/6b: slack uniform on [0, upper] at workload 0.8 (Table 2 system; sweep
+    options as :func:`fig3`)."""
+    configs = [({"slack_upper": s},
+                {"system": TABLE2, "workload": workload, "slack": UniformSlack(0.0, s)})
+               for s in uppers]  # fmt: skip
+    return simulate_cases(algorithm_cases(configs, ["OMR-RR", "W-RR", "DLM"]), settings,
+                          desc="Fig. 6", client=client, cache=cache, progress=progress)  # fmt: skip
 
 
 def fig7a(
@@ -556,14 +645,19 @@ def fig7a(
     cvs: Sequence[float] = CVS,
     workload: float = 0.3,
     sizes: str = "bounded_pareto",
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
 ) -> pd.DataFrame:
     """Fig. 7a: CV of inter-arrival times 1.0-3.0 at workload 0.3, Bounded Pareto sizes
-    (``sizes="exponential"`` gives the control with the sizes of Figs. 3-6)."""
-    points = [
-        Point({"cv": cv, "workload": workload}, TABLE2, workload, arrival_cv=cv, sizes=sizes)
-        for cv in cvs
-    ]
-    return simulate_points(points, ["ORT-RR", "W-RR", "DLL"], settings, "Fig. 7a")
+    (``sizes="exponential"`` gives the control with the sizes of Figs. 3-6; sweep options
+    as :func:`fig3`)."""
+    configs = [({"cv": cv, "workload": workload},
+                {"system": TABLE2, "workload": workload, "arrival_cv": cv, "sizes": sizes})
+               for cv in cvs]  # fmt: skip
+    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"]), settings,
+                          desc="Fig. 7a", client=client, cache=cache, progress=progress)  # fmt: skip
 
 
 def fig7b(
@@ -571,39 +665,43 @@ def fig7b(
     workloads: Sequence[float] = WORKLOADS,
     cv: float = 3.0,
     sizes: str = "bounded_pareto",
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
 ) -> pd.DataFrame:
     """Fig. 7b: workload 0.1-0.9 at CV 3.0, Bounded Pareto sizes (``sizes`` as
-    :func:`fig7a`)."""
-    points = [Point({"workload": w}, TABLE2, w, arrival_cv=cv, sizes=sizes) for w in workloads]
-    return simulate_points(points, ["ORT-RR", "W-RR", "DLL"], settings, "Fig. 7b")
+    :func:`fig7a`; sweep options as :func:`fig3`)."""
+    configs = [({"workload": w},
+                {"system": TABLE2, "workload": w, "arrival_cv": cv, "sizes": sizes})
+               for w in workloads]  # fmt: skip
+    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"]), settings,
+                          desc="Fig. 7b", client=client, cache=cache, progress=progress)  # fmt: skip
 
 
 def fig8a(
-    settings: SimSettings, initial: float = 0.3, changes: Sequence[float] = CHANGES
+    settings: SimSettings,
+    initial: float = 0.3,
+    changes: Sequence[float] = CHANGES,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
 ) -> pd.DataFrame:
-    """Fig. 8a: approximate (fractions kept from ``initial``) versus accurate allocation."""
-    rows = []
-    for label, alloc in (("approximate", initial), ("accurate", None)):
-        points = [
-            Point(
-                {"change": c, "workload": initial * (1 + c), "allocation": label},
-                TABLE2,
-                initial * (1 + c),
-                alloc_workload=alloc,
-            )
-            for c in changes
-        ]
-        rows.append(simulate_points(points, ["ORT-RR"], settings, f"Fig. 8a {label}"))
-    weighted = [
-        Point(
-            {"change": c, "workload": initial * (1 + c), "allocation": "weighted"},
-            TABLE2,
-            initial * (1 + c),
-        )
-        for c in changes
-    ]
-    rows.append(simulate_points(weighted, ["W-RR"], settings, "Fig. 8a weighted"))
-    return pd.concat(rows, ignore_index=True)
+    """Fig. 8a: approximate (ORT-RR with the fractions kept from ``initial``) versus
+    accurate allocation (ORT-RR recomputed), and W-RR, per relative workload change
+    (sweep options as :func:`fig3`)."""
+
+    def configs(label: str, alloc: float | None) -> list[Case]:
+        return [({"change": c, "workload": initial * (1 + c), "allocation": label},
+                 {"system": TABLE2, "workload": initial * (1 + c), "alloc_workload": alloc})
+                for c in changes]  # fmt: skip
+
+    cases = [*algorithm_cases(configs("approximate", initial), ["ORT-RR"]),
+             *algorithm_cases(configs("accurate", None), ["ORT-RR"]),
+             *algorithm_cases(configs("weighted", None), ["W-RR"])]  # fmt: skip
+    return simulate_cases(cases, settings, desc="Fig. 8a", client=client, cache=cache,
+                          progress=progress)  # fmt: skip
 
 
 # ------------------------------------------------------------------ approximate allocation
@@ -1115,11 +1213,19 @@ def fig6_checks(df: pd.DataFrame) -> list[dict]:
 
 
 def fig7_control(
-    settings: SimSettings, workloads: Sequence[float] = (0.1, 0.3, 0.9), cv: float = 3.0
+    settings: SimSettings,
+    workloads: Sequence[float] = (0.1, 0.3, 0.9),
+    cv: float = 3.0,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
 ) -> pd.DataFrame:
     """The Fig. 7 points at CV 3 with exponential sizes instead of Bounded Pareto ones
-    (same arrivals, same seeds): what the heavy tail does to the printed gains."""
-    return fig7b(settings, workloads, cv, sizes="exponential")
+    (same arrivals, same seeds): what the heavy tail does to the printed gains (sweep
+    options as :func:`fig3`)."""
+    return fig7b(settings, workloads, cv, sizes="exponential", client=client, cache=cache,
+                 progress=progress)  # fmt: skip
 
 
 def _patterns_3a(df: pd.DataFrame) -> dict[str, bool]:

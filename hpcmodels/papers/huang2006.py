@@ -38,21 +38,26 @@ Readings:
   the seeds with a Student-t 95 % interval (:func:`hpcmodels.stats.t_interval`), which
   the comparison takes as ours' uncertainty.
 * The site a job came from does not restrict where it runs (one central queue).
+
+Every table's runs are one sweep (:func:`hpcmodels.sweep.sweep`, on Dask) of
+:func:`simulate_run`, one simulation per point (random fit: per seed).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ..multicluster import Cluster, simulate
 from ..stats import t_interval
+from ..sweep import raise_failures, sweep
 from ..workloads.archive import is_available, load_archive_log
 from ..workloads.clean import completed_only
 from ..workloads.transforms import queue_summary, scale_runtimes
@@ -158,15 +163,23 @@ TABLE9 = pd.DataFrame(  # single-pool centralized queue vs the integrated approa
 # ------------------------------------------------------------------ the workload
 
 
+@functools.lru_cache(maxsize=2)
+def _completed_jobs(log: str) -> pd.DataFrame:
+    """The completed jobs (status 1) of ``log``, read once per process;
+    ``attrs["records"]`` is the number of records of the log."""
+    frame = load_archive_log(log)
+    jobs = completed_only(frame)
+    jobs.attrs["records"] = len(frame)
+    return jobs
+
+
 def load_jobs(prefer_full: bool = True) -> tuple[pd.DataFrame, str]:
     """The completed SDSC SP2 jobs (status 1) and the name of the log used: the full
     log when present (as the paper), otherwise the cleaned one. ``jobs.attrs["records"]``
-    is the number of records of the log read."""
+    is the number of records of the log read. The tables' runs take the log's name
+    (:func:`policies_by_load`, :func:`allocation_runs`)."""
     name = FULL_LOG if prefer_full and is_available(FULL_LOG) else CLEANED_LOG
-    log = load_archive_log(name)
-    jobs = completed_only(log)
-    jobs.attrs["records"] = len(log)
-    return jobs, name
+    return _completed_jobs(name).copy(), name
 
 
 def _other_input(log: str) -> str:
@@ -284,55 +297,85 @@ def totals_rows(jobs: pd.DataFrame, log: str) -> list[dict]:
 
 
 # ------------------------------------------------------------------ simulations
+# Every table's runs are one sweep (hpcmodels.sweep) of simulate_run: a point names the
+# log, and the process that runs it reads the log once (_completed_jobs).
 
 
-def _run_grid(label: str, runs: dict, progress: bool) -> dict:
-    results = {}
-    for key, (jobs, clusters, kwargs) in tqdm(runs.items(), desc=label, disable=not progress):
-        results[key] = simulate(jobs, clusters, **kwargs).metrics
-    return results
+def simulate_run(
+    log: str,
+    clusters: Sequence[Cluster],
+    selection: str,
+    allocation: str = "first_fit",
+    coallocation: str | None = None,
+    slowdown: float = 1.0,
+    load_factor: float = 1.0,
+    seed: int = 0,
+) -> dict:
+    """One simulation, the point function of the tables' sweeps: the completed jobs of
+    ``log`` (read once per process), runtimes times ``load_factor``, on ``clusters``
+    with the ``selection``, ``allocation`` and ``coallocation`` policies, co-allocated
+    runtimes times ``slowdown``, random choices from ``seed``
+    (:func:`hpcmodels.multicluster.simulate`). Returns the run's metrics."""
+    jobs = scale_runtimes(_completed_jobs(log)[["submit", "runtime", "procs"]], load_factor)
+    return simulate(jobs, clusters, selection, allocation, coallocation=coallocation,
+                    slowdown=slowdown, seed=seed).metrics  # fmt: skip
 
 
-def policies_by_load(jobs: pd.DataFrame, load_factors: Sequence[float] = LOAD_FACTORS,
-                     progress: bool = True) -> pd.DataFrame:  # fmt: skip
-    """Tables 2-3: the five selection policies on one 384-processor cluster."""
-    base = jobs[["submit", "runtime", "procs"]]
-    runs = {(lf, name): (scale_runtimes(base, lf), SINGLE_CLUSTER, {"selection": sel})
-            for lf in load_factors for name, sel in POLICIES.items()}  # fmt: skip
-    metrics = _run_grid("Tables 2-3", runs, progress)
-    return _long(metrics, ("load factor", "policy"))
+def _run_sweep(labels: list[dict], grid: list[dict], desc: str, client, cache,
+               progress: bool) -> pd.DataFrame:  # fmt: skip
+    """:func:`simulate_run` over ``grid`` (:func:`hpcmodels.sweep.sweep`), one row per
+    point: its ``labels`` and the run's metrics. A failed point is a ``RuntimeError``
+    naming how many failed, the first one's parameters and its error
+    (:func:`hpcmodels.sweep.raise_failures`)."""
+    runs = sweep(simulate_run, grid, cache=cache, client=client, progress=progress, desc=desc)
+    raise_failures(runs, f"simulate_run ({desc})")
+    parameters = dict.fromkeys(k for point in grid for k in point)  # the grid's columns
+    metrics = runs.drop(columns=[*parameters, "error"])
+    return pd.concat([pd.DataFrame(labels), metrics], axis=1)
 
 
-DETERMINISTIC = -1  # the seed key of a run that draws nothing
+def policies_by_load(log: str, load_factors: Sequence[float] = LOAD_FACTORS, *, client=None,
+                     cache: str | Path | None = None, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+    """Tables 2-3: the five selection policies on one 384-processor cluster, the jobs of
+    ``log`` (:func:`load_jobs`). One row per (load factor, policy): the run's metrics.
+    ``client``, ``cache`` and ``progress`` go to :func:`hpcmodels.sweep.sweep`: where
+    the runs go (default: ``HPCMODELS_DASK_SCHEDULER``, else a LocalCluster), a folder
+    that keeps finished runs (a rerun computes only the others), progress bar."""
+    labels, grid = [], []
+    for lf in load_factors:
+        for name, sel in POLICIES.items():
+            labels.append({"load factor": lf, "policy": name})
+            grid.append(dict(log=log, clusters=SINGLE_CLUSTER, selection=sel, load_factor=lf))
+    return _run_sweep(labels, grid, "Tables 2-3", client, cache, progress)
 
 
-def allocation_runs(jobs: pd.DataFrame, slowdowns: Sequence[float] = SLOWDOWNS,
-                    seeds: Iterable[int] = RANDOM_SEEDS, progress: bool = True) -> pd.DataFrame:  # fmt: skip
-    """Every run of Tables 5-9, one row each: FCFS with each allocation method (both
-    median-fit readings; random fit once per seed) and fixed-order co-allocation, best
-    fit with each co-allocation heuristic, and the integrated approach. ``seed`` is NaN
-    for the deterministic runs."""
+def allocation_runs(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
+                    seeds: Iterable[int] = RANDOM_SEEDS, *, client=None,
+                    cache: str | Path | None = None, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+    """Every run of Tables 5-9 on the jobs of ``log``, one row each: FCFS with each
+    allocation method (both median-fit readings; random fit once per seed) and
+    fixed-order co-allocation, best fit with each co-allocation heuristic, and the
+    integrated approach. ``seed`` is NaN for the deterministic runs. ``client``,
+    ``cache`` and ``progress`` as :func:`policies_by_load`."""
     seeds = [int(s) for s in seeds]
     if not seeds or min(seeds) < 0:
         raise ValueError(f"random fit needs at least one seed, all >= 0; got {seeds}")
-    base = jobs[["submit", "runtime", "procs"]]
-    runs = {}
+    labels, grid = [], []
+
+    def run(s: float, name: str, seed: float = math.nan, **policies) -> None:
+        labels.append({"slowdown ratio": s, "method": name, "seed": seed})
+        grid.append(dict(log=log, clusters=GRID, slowdown=s, seed=0 if math.isnan(seed) else seed,
+                         **policies))  # fmt: skip
+
     for s in slowdowns:
-        fixed = dict(selection="fcfs", coallocation="fixed_order", slowdown=s)
         for name, alloc in {**METHODS, **OTHER_ALLOCATIONS}.items():
-            for seed in seeds if alloc == "random_fit" else [DETERMINISTIC]:
-                runs[(s, name, seed)] = (base, GRID, dict(fixed, allocation=alloc,
-                                                          seed=max(seed, 0)))  # fmt: skip
+            for seed in seeds if alloc == "random_fit" else [math.nan]:
+                run(s, name, seed, selection="fcfs", allocation=alloc, coallocation="fixed_order")
         for name, heur in HEURISTICS.items():
-            runs[(s, name, DETERMINISTIC)] = (base, GRID, dict(selection="fcfs", allocation="best_fit",
-                                                      coallocation=heur, slowdown=s))  # fmt: skip
-        runs[(s, "Integrated", DETERMINISTIC)] = (base, GRID, dict(selection="smallest_first",
-                                                          slowdown=s, allocation="best_fit",
-                                                          coallocation="larger_first"))  # fmt: skip
-    metrics = _run_grid("Tables 5-9", runs, progress)
-    frame = _long(metrics, ("slowdown ratio", "method", "seed"))
-    frame["seed"] = frame["seed"].astype(float).where(frame["seed"] != DETERMINISTIC)
-    return frame
+            run(s, name, selection="fcfs", allocation="best_fit", coallocation=heur)
+        run(s, "Integrated", selection="smallest_first", allocation="best_fit",
+            coallocation="larger_first")  # fmt: skip
+    return _run_sweep(labels, grid, "Tables 5-9", client, cache, progress)
 
 
 def summarise_runs(runs: pd.DataFrame) -> pd.DataFrame:
@@ -353,17 +396,13 @@ def summarise_runs(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def allocation_by_slowdown(jobs: pd.DataFrame, slowdowns: Sequence[float] = SLOWDOWNS,
-                           seeds: Iterable[int] = RANDOM_SEEDS,
+def allocation_by_slowdown(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
+                           seeds: Iterable[int] = RANDOM_SEEDS, *, client=None,
+                           cache: str | Path | None = None,
                            progress: bool = True) -> pd.DataFrame:  # fmt: skip
     """Tables 5-9 (:func:`allocation_runs`), summarised (:func:`summarise_runs`)."""
-    return summarise_runs(allocation_runs(jobs, slowdowns, seeds, progress))
-
-
-def _long(metrics: dict, names: tuple[str, ...]) -> pd.DataFrame:
-    frame = pd.DataFrame.from_dict(metrics, orient="index")
-    frame.index = pd.MultiIndex.from_tuples(frame.index, names=names)
-    return frame.reset_index()
+    return summarise_runs(allocation_runs(log, slowdowns, seeds, client=client, cache=cache,
+                                          progress=progress))  # fmt: skip
 
 
 def pivot(df: pd.DataFrame, metric: str, columns: list[str]) -> pd.DataFrame:
