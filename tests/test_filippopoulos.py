@@ -231,3 +231,21 @@ def test_policy_rows_carry_the_studies_as_their_cause():
     assert "30: 62, 40: 63" in row["reason"] and "post-action reading" in row["reason"]
     (other,) = fk.policy_rows("Fig. 4", 20)
     assert other["verdict"] == "differs" and "input: Delta = 20" in other["reason"]
+
+
+def test_policy_costs_run_as_a_sweep_and_come_back_from_its_cache(tmp_path, monkeypatch):
+    """One sweep point per parameter point and policy; a second call reads every point
+    from the cache (no simulation) and a failing point is an error naming it."""
+    small = dict(completions=2_000, replications=2, progress=False)
+    first = fk.policy_costs([{"rho": 0.6}], "t", cache=tmp_path, **small)
+    assert list(first["policy"]) == ["optimal", "heuristic", "local"]
+    assert (first["average_cost"] > 0).all() and first["ci"].notna().all()
+
+    def no_simulation(*args, **kwargs):
+        raise OSError("no simulation expected")
+
+    monkeypatch.setattr(fk, "simulate_policy", no_simulation)
+    pd.testing.assert_frame_equal(fk.policy_costs([{"rho": 0.6}], "t", cache=tmp_path, **small),
+                                  first)  # fmt: skip
+    with pytest.raises(RuntimeError, match=r"3 of 3 points of policy_cost \(t\) failed.*OSError"):
+        fk.policy_costs([{"rho": 0.7}], "t", cache=tmp_path, **small)
