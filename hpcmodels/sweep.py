@@ -49,7 +49,15 @@ import pandas as pd
 
 from .errors import InvalidParameter
 
-__all__ = ["sweep", "raise_failures", "point_key", "local_client", "SCHEDULER_ENV", "SERIAL"]
+__all__ = [
+    "sweep",
+    "sweep_results",
+    "raise_failures",
+    "point_key",
+    "local_client",
+    "SCHEDULER_ENV",
+    "SERIAL",
+]
 
 SCHEDULER_ENV = "HPCMODELS_DASK_SCHEDULER"
 SERIAL = "serial"
@@ -297,6 +305,20 @@ def raise_failures(frame: pd.DataFrame, what: str) -> pd.DataFrame:
               if k != ERROR and k in frame.attrs.get("grid", k)}  # fmt: skip
     raise RuntimeError(f"{len(failed)} of {len(frame)} points of {what} failed; the first, "
                        f"{params!r:.300}: {first[ERROR]}")  # fmt: skip
+
+
+def sweep_results(func: Callable[..., Mapping], grid: list[dict], *, what: str = "",
+                  **options) -> list[dict]:  # fmt: skip
+    """The results of ``sweep(func, grid, **options)``, one dict per point in grid order
+    without the grid's columns, for builders whose frames must be whole: a failed point
+    raises (:func:`raise_failures`, naming ``func`` and ``what``, by default the sweep's
+    ``desc``)."""
+    if not grid:
+        return []
+    frame = sweep(func, grid, **options)
+    what = what or options.get("desc") or ""
+    raise_failures(frame, f"{func.__name__} ({what})" if what else func.__name__)
+    return frame.drop(columns=[*frame.attrs["grid"], ERROR]).to_dict("records")
 
 
 def _run_on(client, func, points, keys, todo, done) -> None:

@@ -101,3 +101,37 @@ def test_decision_times_and_the_paper_loops_agree_on_every_decision():
     assert t1.set_index("module").loc["A1", "paper_loops_us"] > t1.set_index("module").loc[
         "A1", "ours_us"]  # fmt: skip
     assert jo.table1_rows(t1)[0]["verdict"] == "qualitative"
+
+
+def test_surfaces_resume_from_the_sweep_cache_without_recomputing(tmp_path, monkeypatch):
+    """surface_grid is a sweep: the same frame without and with a cache folder, and a
+    second call reads every point from the cache (no run)."""
+    calls = []
+    real = jo.run_point
+    monkeypatch.setattr(jo, "run_point", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    s = SECTION6.scaled(1_000)
+    kw = dict(bsbws=(300, 800), lslts=(1.0,), labels=("A1", "B3 (70%)"), progress=False,
+              client="serial")  # fmt: skip
+    plain = jo.surface_grid(s, **kw)
+    assert calls == ["a1", "a1", "b3", "b3"]
+    first = jo.surface_grid(s, cache=tmp_path, **kw)
+    second = jo.surface_grid(s, cache=tmp_path, **kw)
+    assert len(calls) == 8  # the second call ran nothing
+    pd.testing.assert_frame_equal(first, second)
+    wall = ["seconds"]  # wall time of each run
+    pd.testing.assert_frame_equal(plain.drop(columns=wall), first.drop(columns=wall))
+    assert list(plain["bsbw"]) == [300.0, 800.0, 300.0, 800.0]  # floats, as run_point's
+
+
+def test_a_failing_point_is_an_error_naming_it(monkeypatch):
+    real = jo.run_point
+
+    def run_point(strategy, *args, **kw):
+        if strategy == "b1":
+            raise RuntimeError("B1 fails on purpose")
+        return real(strategy, *args, **kw)
+
+    monkeypatch.setattr(jo, "run_point", run_point)
+    with pytest.raises(RuntimeError, match=r"1 of 5 points of strategy_point \(Fig. 13\) failed; "
+                       r"the first, \{'strategy': 'b1', .*'bsbw': 300.0, .*B1 fails on purpose"):  # fmt: skip
+        jo.fig13(SECTION6.scaled(500), bsbws=(300,), progress=False, client="serial")

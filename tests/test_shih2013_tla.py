@@ -85,3 +85,39 @@ def test_knob_study_runs_every_setting(sdsc):
 def test_unknown_load_names_are_errors(call):
     with pytest.raises(ValueError, match="unknown load"):
         call()
+
+
+def test_runs_resume_from_the_sweep_cache_without_recomputing(sdsc, tmp_path, monkeypatch):
+    """run_configurations is a sweep: the same frame without and with a cache folder, and
+    a second call reads every run from the cache (no simulation); a missing log stays a
+    ``missing`` row and is never a point."""
+    calls = []
+    real = shih.simulate
+    monkeypatch.setattr(shih, "simulate", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    args = (["B1", "A1"], ["high"], [0.0, 0.1])
+    kw = dict(n_vectors=2, n_jobs=800, progress=False, client="serial")
+    plain = shih.run_configurations(*args, **kw)
+    assert len(calls) == 3 * len(shih.METHODS)  # A1: SH 0 (one vector) and SH 0.1 (two)
+    first = shih.run_configurations(*args, cache=tmp_path, **kw)
+    second = shih.run_configurations(*args, cache=tmp_path, **kw)
+    assert len(calls) == 2 * 3 * len(shih.METHODS)  # the second call computed nothing
+    pd.testing.assert_frame_equal(first, second)
+    wall = ["seconds"]  # wall time of each run
+    pd.testing.assert_frame_equal(plain.drop(columns=wall), first.drop(columns=wall))
+    assert plain["missing"].notna().sum() == 3 and plain["method"].isna().sum() == 3
+
+
+def test_a_failing_run_is_an_error_naming_its_point(sdsc, monkeypatch):
+    real = shih.simulate
+
+    def simulate(jobs, clusters, selection, allocation, **kw):
+        if allocation == "ai2":
+            raise RuntimeError("AI2 fails on purpose")
+        return real(jobs, clusters, selection, allocation, **kw)
+
+    monkeypatch.setattr(shih, "simulate", simulate)
+    with pytest.raises(RuntimeError, match=r"1 of 4 points of configuration_point \(Section 4 "
+                       r"runs\) failed; the first, \{'wid': 'A1', 'load': 'low', 'sh': 0.0, "
+                       r"'vector': 0, 'method': 'AI2'.*AI2 fails on purpose"):  # fmt: skip
+        shih.run_configurations(["A1"], ["low"], [0.0], n_jobs=500, progress=False,
+                                client="serial")  # fmt: skip

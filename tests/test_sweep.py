@@ -17,7 +17,7 @@ from distributed import Client, LocalCluster
 
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.multicluster import Cluster, simulate
-from hpcmodels.sweep import SCHEDULER_ENV, point_key, raise_failures, sweep
+from hpcmodels.sweep import SCHEDULER_ENV, point_key, raise_failures, sweep, sweep_results
 
 # the workers unpickle this module's functions by value (tests/ is not on their path)
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -175,3 +175,13 @@ def test_raise_failures_names_the_first_failed_point(tmp_path):
 def test_an_empty_grid_gives_an_empty_frame():
     out = sweep(point, [], client="serial", progress=False)
     assert out.empty and "error" in out
+
+
+def test_sweep_results_are_the_results_alone_or_an_error(tmp_path):
+    grid = [dict(i=i, log=str(tmp_path)) for i in range(3)]
+    results = sweep_results(point, grid, client="serial", progress=False, desc="squares")
+    assert [r["square"] for r in results] == [0, 1, 4] and "i" not in results[0]
+    assert sweep_results(point, [], client="serial") == []
+    with pytest.raises(RuntimeError, match=r"of point \(squares\) failed"):
+        sweep_results(point, [dict(i=1, log=str(tmp_path), fail=(1,))], client="serial",
+                      progress=False, desc="squares")  # fmt: skip

@@ -22,6 +22,11 @@ Experiments:
 * Table 1: time per co-allocation decision, measured here on decision states drawn like
   Section 6's (:func:`decision_times`), A1 both as ours (O(m p)) and as the paper's
   loops (O(p^m)).
+
+Every builder's runs are points of :func:`hpcmodels.sweep.sweep` (:func:`strategy_point`,
+:func:`penalty_point`, :func:`break_even_point`): on Dask (``client=``), kept in a folder
+(``cache=``); a worker draws each workload once (:func:`hpcmodels.bandwidth.workload` is
+cached). A failed point is an error naming it.
 """
 
 from __future__ import annotations
@@ -29,15 +34,16 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ..bandwidth import SECTION4, SECTION6, Setup, run_point
 from ..bandwidth.model import demand_kernel
 from ..bandwidth.modules import A1, B1, B2, B3, B4, decide_many
 from ..stats import t_interval
+from ..sweep import sweep_results
 from .report import alike, compare_claim, compare_value
 
 PAPER = "jones2005"
@@ -92,16 +98,55 @@ def _with_clusters(setup: Setup, clusters: int) -> Setup:
     return replace(setup, clusters=clusters)
 
 
+# ---------------------------------------------------------------- sweep points
+
+# run_point's measured results (its other keys repeat the point's parameters)
+RUN_RESULTS = ("jobs", "att", "att_ci", "mean_wait", "coallocated", "penalty",
+               "max_link_level", "module_calls", "seconds")  # fmt: skip
+
+
+def strategy_point(strategy: str, setup: Setup, *, bsbw: float, lslt: float, chunk: float,
+                   fixed_penalty: float | None, selection: str, seed: int) -> dict:  # fmt: skip
+    """:func:`run_point` as a sweep point (``fixed_penalty``: its ``penalty=``; the
+    result's ``penalty`` is the measured one): the results :data:`RUN_RESULTS`."""
+    r = run_point(strategy, setup, bsbw=bsbw, lslt=lslt, chunk=chunk, penalty=fixed_penalty,
+                  selection=selection, seed=seed)  # fmt: skip
+    return {k: r[k] for k in RUN_RESULTS}
+
+
+def _point(strategy: str, setup: Setup, *, bsbw: float = 500.0, lslt: float = 1.0,
+           chunk: float = 0.8, penalty: float | None = None,
+           selection: str = "first_available", seed: int = 0) -> dict:  # fmt: skip
+    """The keyword arguments of :func:`strategy_point` for one :func:`run_point` call."""
+    return dict(strategy=strategy, setup=setup, bsbw=float(bsbw), lslt=float(lslt),
+                chunk=float(chunk), fixed_penalty=penalty, selection=selection, seed=seed)  # fmt: skip
+
+
+def _runs(points: list[dict], *, cache: str | Path | None, client, progress: bool,
+          desc: str) -> list[dict]:  # fmt: skip
+    """:func:`run_point`'s dicts for ``points`` (:func:`_point`'s), run as one sweep."""
+    results = sweep_results(strategy_point, points, cache=cache, client=client,
+                            progress=progress, desc=desc)  # fmt: skip
+    return [{"strategy": p["strategy"], "bsbw": p["bsbw"], "lslt": p["lslt"], "chunk": p["chunk"],
+             "selection": p["selection"], "seed": p["seed"], **{k: r[k] for k in RUN_RESULTS}}
+            for p, r in zip(points, results, strict=True)]  # fmt: skip
+
+
 # ---------------------------------------------------------------- Section 6 baselines
 
 
 def baselines(setup: Setup = SECTION6, *, selections=("first_available", "first_available_once"),
               strategies=("no_share", "migration_only", "ideal"), seed: int = 0,
-              progress: bool = True) -> pd.DataFrame:  # fmt: skip
-    """The limits under each FPFS reading: one row per (selection, strategy)."""
-    points = [(sel, st) for sel in selections for st in strategies]
-    rows = [run_point(st, setup, selection=sel, seed=seed)
-            for sel, st in tqdm(points, desc="baselines", disable=not progress)]  # fmt: skip
+              progress: bool = True, cache: str | Path | None = None,
+              client=None) -> pd.DataFrame:  # fmt: skip
+    """The limits under each FPFS reading: one row per (selection, strategy). Each run
+    is a point of :func:`hpcmodels.sweep.sweep` (``cache``: a folder keeping finished
+    points; ``client``: where they run, as there); so in every builder below."""
+    points = [
+        _point(st, setup, selection=sel, seed=seed) for sel in selections for st in strategies
+    ]
+    rows = _runs(points, cache=cache, client=client, progress=progress,
+                 desc="baselines")  # fmt: skip
     frame = pd.DataFrame(rows)
     frame.attrs["clusters"] = setup.clusters
     return frame
@@ -132,29 +177,43 @@ def baseline_rows(frame: pd.DataFrame) -> list[dict]:
 # ---------------------------------------------------------------- Figs. 9-11
 
 
+def penalty_point(setup: Setup, bsbw: float, seed: int) -> dict:
+    """One BSBW of Figs. 9-11 (a sweep point): First-Fit under the dynamic model, then
+    the fixed-penalty model fed its measured mean penalty (at least 1)."""
+    dyn = run_point("first_fit", setup, bsbw=bsbw, seed=seed)
+    fixed = run_point("fixed_penalty", setup, penalty=max(dyn["penalty"], 1.0), seed=seed)
+    return {"penalty": dyn["penalty"], "dynamic_att": dyn["att"],
+            "dynamic_coallocated": dyn["coallocated"], "fixed_att": fixed["att"],
+            "fixed_coallocated": fixed["coallocated"]}  # fmt: skip
+
+
 def penalty_curves(clusters: int, bsbws: Sequence[float], setup: Setup = SECTION4, *,
-                   seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+                   seed: int = 0, progress: bool = True, cache: str | Path | None = None,
+                   client=None) -> pd.DataFrame:  # fmt: skip
     """Figs. 9-11 for one cluster count: per BSBW, First-Fit under the dynamic model
     (its ATT and measured mean penalty) and the fixed-penalty model fed that penalty."""
     s = _with_clusters(setup, clusters)
+    grid = [dict(setup=s, bsbw=float(b), seed=seed) for b in bsbws]
+    results = sweep_results(penalty_point, grid, cache=cache, client=client,
+                            progress=progress, desc=f"{clusters} clusters")  # fmt: skip
     rows = []
-    for b in tqdm(bsbws, desc=f"{clusters} clusters", disable=not progress):
-        dyn = run_point("first_fit", s, bsbw=b, seed=seed)
-        fixed = run_point("fixed_penalty", s, penalty=max(dyn["penalty"], 1.0), seed=seed)
-        for model, r in (("dynamic", dyn), ("fixed", fixed)):
-            rows.append(dict(clusters=clusters, bsbw=float(b), model=model, penalty=dyn["penalty"],
-                             att=r["att"], coallocated=r["coallocated"]))  # fmt: skip
+    for b, r in zip(bsbws, results, strict=True):
+        for model in ("dynamic", "fixed"):
+            rows.append(dict(clusters=clusters, bsbw=float(b), model=model, penalty=r["penalty"],
+                             att=r[f"{model}_att"], coallocated=r[f"{model}_coallocated"]))  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def limits(clusters: Sequence[int], setup: Setup = SECTION4, *, seed: int = 0) -> pd.DataFrame:
+def limits(clusters: Sequence[int], setup: Setup = SECTION4, *, seed: int = 0,
+           progress: bool = True, cache: str | Path | None = None,
+           client=None) -> pd.DataFrame:  # fmt: skip
     """No Share, Migration Only and Ideal ATT per cluster count."""
-    rows = []
-    for m in clusters:
-        s = _with_clusters(setup, m)
-        for st in ("no_share", "migration_only", "ideal"):
-            rows.append(dict(clusters=m, strategy=st, att=run_point(st, s, seed=seed)["att"]))
-    return pd.DataFrame(rows)
+    plan = [(m, st) for m in clusters for st in ("no_share", "migration_only", "ideal")]
+    points = [_point(st, _with_clusters(setup, m), seed=seed) for m, st in plan]
+    runs = _runs(points, cache=cache, client=client, progress=progress,
+                 desc="limits")  # fmt: skip
+    return pd.DataFrame([dict(clusters=m, strategy=st, att=r["att"])
+                         for (m, st), r in zip(plan, runs, strict=True)])  # fmt: skip
 
 
 def _bisect(f, lo: float, hi: float, iterations: int) -> float:
@@ -171,37 +230,48 @@ def _bisect(f, lo: float, hi: float, iterations: int) -> float:
     return 0.5 * (lo + hi)
 
 
+def break_even_point(setup: Setup, limit: str, seed: int, bsbw_range: Sequence[float],
+                     penalty_range: Sequence[float], iterations: int) -> dict:  # fmt: skip
+    """One seed and limit of :func:`break_even` (a sweep point; the bisections inside
+    run one after the other): the limit's ATT ``level``, the BSBW where First-Fit
+    reaches it and the penalty measured there (``dynamic``), and the fixed-model
+    penalty that reaches it (``fixed``); NaN where the range does not bracket it."""
+    level = run_point(limit, setup, seed=seed)["att"]
+
+    def dynamic_gap(b):
+        return run_point("first_fit", setup, bsbw=b, seed=seed)["att"] - level
+
+    def fixed_gap(x):
+        return run_point("fixed_penalty", setup, penalty=x, seed=seed)["att"] - level
+
+    bsbw = _bisect(dynamic_gap, *bsbw_range, iterations)
+    dyn = run_point("first_fit", setup, bsbw=bsbw, seed=seed)["penalty"] if bsbw == bsbw else np.nan
+    fixed = _bisect(fixed_gap, *penalty_range, iterations)
+    return {"level": level, "bsbw": bsbw, "dynamic": dyn, "fixed": fixed}
+
+
 def break_even(clusters: int, levels: Sequence[str] = ("migration_only", "no_share"), setup: Setup = SECTION4, *,
                seeds: Sequence[int] = (0,), bsbw_range=(0.0, 3000.0), penalty_range=(1.0, 2.0),
-               iterations: int = 8, progress: bool = True) -> list[dict]:  # fmt: skip
+               iterations: int = 8, progress: bool = True, cache: str | Path | None = None,
+               client=None) -> list[dict]:  # fmt: skip
     """Section 4.4's penalties: for each limit (``levels``: the strategies), the
     co-allocation penalty at which First-Fit's ATT reaches it, under the dynamic model
     (bisection on BSBW; the penalty measured there) and the fixed model (bisection on
     the penalty); one row per seed, limit and model, each seed with its own workload and
-    its own limit level."""
+    its own limit level. Each (seed, limit) is a sweep point."""
     s = _with_clusters(setup, clusters)
+    plan = [(seed, limit) for seed in seeds for limit in levels]
+    grid = [dict(setup=s, limit=limit, seed=seed, bsbw_range=tuple(bsbw_range),
+                 penalty_range=tuple(penalty_range), iterations=iterations)
+            for seed, limit in plan]  # fmt: skip
+    results = sweep_results(break_even_point, grid, cache=cache, client=client,
+                            progress=progress, desc=f"break-even, {clusters} clusters")  # fmt: skip
     rows = []
-    for seed in tqdm(seeds, desc=f"break-even, {clusters} clusters", disable=not progress):
-        for limit in levels:
-            level = run_point(limit, s, seed=seed)["att"]
-
-            def dynamic_gap(b, level=level, seed=seed):
-                return run_point("first_fit", s, bsbw=b, seed=seed)["att"] - level
-
-            def fixed_gap(x, level=level, seed=seed):
-                return run_point("fixed_penalty", s, penalty=x, seed=seed)["att"] - level
-
-            bsbw = _bisect(dynamic_gap, *bsbw_range, iterations)
-            dyn = (
-                run_point("first_fit", s, bsbw=bsbw, seed=seed)["penalty"]
-                if bsbw == bsbw
-                else np.nan
-            )
-            fixed = _bisect(fixed_gap, *penalty_range, iterations)
-            for model, penalty in (("dynamic", dyn), ("fixed", fixed)):
-                rows.append(dict(clusters=clusters, limit=limit, seed=seed, level=level,
-                                 model=model, bsbw=bsbw if model == "dynamic" else np.nan,
-                                 penalty=penalty))  # fmt: skip
+    for (seed, limit), r in zip(plan, results, strict=True):
+        for model in ("dynamic", "fixed"):
+            rows.append(dict(clusters=clusters, limit=limit, seed=seed, level=r["level"],
+                             model=model, bsbw=r["bsbw"] if model == "dynamic" else np.nan,
+                             penalty=r[model]))  # fmt: skip
     return rows
 
 
@@ -279,27 +349,29 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
 
 def surface_grid(setup: Setup = SECTION6, *, bsbws: Sequence[float] = BSBWS,
                  lslts: Sequence[float] = LSLTS, labels: Sequence[str] = tuple(SURFACES),
-                 seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+                 seed: int = 0, progress: bool = True, cache: str | Path | None = None,
+                 client=None) -> pd.DataFrame:  # fmt: skip
     """Figs. 14-21: ATT of each module over BSBW x LSLT (one row per point)."""
-    points = [(lab, b, x) for lab in labels for b in bsbws for x in lslts]
-    rows = []
-    for lab, b, x in tqdm(points, desc="Figs. 14-21", disable=not progress):
-        strategy, chunk = SURFACES[lab]
-        r = run_point(strategy, setup, bsbw=b, lslt=x, chunk=chunk, seed=seed)
-        rows.append(dict(r, label=lab))
-    return pd.DataFrame(rows)
+    plan = [(lab, b, x) for lab in labels for b in bsbws for x in lslts]
+    points = [_point(SURFACES[lab][0], setup, bsbw=b, lslt=x, chunk=SURFACES[lab][1], seed=seed)
+              for lab, b, x in plan]  # fmt: skip
+    runs = _runs(points, cache=cache, client=client, progress=progress,
+                 desc="Figs. 14-21")  # fmt: skip
+    return pd.DataFrame([dict(r, label=lab) for (lab, _, _), r in zip(plan, runs, strict=True)])
 
 
 def fig13(setup: Setup = SECTION6, *, bsbws: Sequence[float] = BSBWS, seed: int = 0,
-          progress: bool = True) -> pd.DataFrame:  # fmt: skip
+          progress: bool = True, cache: str | Path | None = None,
+          client=None) -> pd.DataFrame:  # fmt: skip
     """Fig. 13: First-Fit against A1 and B1 (LSLT 100 %) over BSBW, with Migration Only
     and Ideal run on the same workload (rows with ``bsbw`` NaN)."""
     names = {"first_fit": "First-Fit", "a1": "A1", "b1": "B1"}
-    points = [(st, b) for st in names for b in bsbws]
-    rows = [dict(run_point(st, setup, bsbw=b, lslt=1.0, seed=seed), label=names[st])
-            for st, b in tqdm(points, desc="Fig. 13", disable=not progress)]  # fmt: skip
-    for st in ("migration_only", "ideal"):
-        rows.append(dict(run_point(st, setup, seed=seed), label=st, bsbw=np.nan))
+    points = [_point(st, setup, bsbw=b, lslt=1.0, seed=seed) for st in names for b in bsbws]
+    limit_points = [_point(st, setup, seed=seed) for st in ("migration_only", "ideal")]
+    runs = _runs(points + limit_points, cache=cache, client=client, progress=progress,
+                 desc="Fig. 13")  # fmt: skip
+    rows = [dict(r, label=names[r["strategy"]]) for r in runs[: len(points)]]
+    rows += [dict(r, label=r["strategy"], bsbw=np.nan) for r in runs[len(points) :]]
     return pd.DataFrame(rows)
 
 

@@ -12,20 +12,27 @@ what can be rebuilt here and says plainly what cannot:
 * E1/E2 (Feitelson96): a reconstruction whose load is a parameter, so its SL is not
   comparable (verdict ``reconstructed model``).
 * F1/F2 (Jann97): needs parameters fitted to the CTC SP2 1996 log; ``not run`` without it.
+
+The runs of Sections 4-5 (:func:`run_configurations` and the studies) are points of
+:func:`hpcmodels.sweep.sweep`: on Dask (``client=``), kept in a folder (``cache=``); a
+worker reads each workload once (:func:`_jobs`). A failed point is an error naming it; a
+missing log is no point but a ``missing`` row (``not run`` in the report).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ..multicluster import Cluster, RunningJob, TLAOptions, WaitingJob, simulate, tla_scores
 from ..multicluster.allocation import FASTEST_FIRST
 from ..multicluster.lookahead import ATT, release_heap, score_clusters
+from ..sweep import sweep_results
 from ..workloads.archive import LogNotAvailable, is_available, load_archive_log
 from ..workloads.clean import positive_runtime_and_procs, processors
 from ..workloads.transforms import (
@@ -288,61 +295,112 @@ def _load(name: str) -> float:
     return LOADS[name]
 
 
+def _spec(wid: str) -> Workload:
+    """Table 3's row of workload ``wid``."""
+    for w in TABLE3:
+        if w.wid == wid:
+            return w
+    raise ValueError(f"unknown workload {wid!r}; Table 3 has {[w.wid for w in TABLE3]}")
+
+
 def scaled_jobs(wid: str, load: float, *, n_jobs: int | None = None, seed: int = 0):
     """Workload ``wid`` (first ``n_jobs`` jobs when given) with runtimes scaled to the
     system loading ``load`` on its Table 3 system (Eqs. 5-6, computed on the jobs used)."""
     jobs = workload_jobs(wid, n_jobs=n_jobs or 50_000, seed=seed).reset_index(drop=True)
     if n_jobs is not None:
         jobs = jobs.iloc[:n_jobs]
-    w = next(w for w in TABLE3 if w.wid == wid)
-    scaled = scale_to_loading(jobs, w.processors, load)
+    scaled = scale_to_loading(jobs, _spec(wid).processors, load)
     return pd.DataFrame({"submit": scaled["submit"], "runtime": scaled["runtime"],
                          "procs": processors(scaled)})  # fmt: skip
 
 
+@lru_cache(maxsize=8)
+def _jobs(wid: str, load: str, n_jobs: int | None, seed: int) -> pd.DataFrame:
+    """:func:`scaled_jobs` at a named load, kept per process: a sweep's worker reads each
+    workload once for all its points (shared: do not modify)."""
+    return scaled_jobs(wid, _load(load), n_jobs=n_jobs, seed=seed)
+
+
+def _logs(wid: str) -> tuple[str, ...]:
+    """The archive logs workload ``wid`` is built from (none for the models)."""
+    return {"A": (SDSC_LOG,), "B": DAS2_LOGS, "C": (ANL_LOG,), "F": (CTC_LOG,)}.get(wid[0], ())
+
+
+def _missing(wid: str, n_jobs: int | None, seed: int) -> str | None:
+    """Why workload ``wid`` cannot be built here (its missing log, named), or None. A
+    present log is not read; an absent one is asked for as a run would (a download
+    where allowed), once, here rather than in every sweep point."""
+    if all(is_available(name) for name in _logs(wid)):
+        return None
+    try:
+        workload_jobs(wid, n_jobs=n_jobs or 50_000, seed=seed)
+    except LogNotAvailable as err:
+        return str(err).split(";")[0]
+    return None
+
+
+def configuration_point(wid: str, load: str, sh: float, vector: int, method: str, *,
+                        n_vectors: int, n_jobs: int | None, tla: TLAOptions | None,
+                        seed: int) -> dict:  # fmt: skip
+    """One run of :func:`run_configurations` (a sweep point): ``method`` (a key of
+    :data:`METHODS`) on workload ``wid`` (first ``n_jobs`` jobs, None: all) at the
+    named ``load`` on speed vector ``vector`` of ``n_vectors`` at heterogeneity ``sh``,
+    FCFS, TLA's knobs ``tla``."""
+    jobs = _jobs(wid, load, n_jobs, seed)
+    w = _spec(wid)
+    speeds = speed_vectors(w.clusters, sh, n_vectors, seed=seed)[vector]
+    clusters = [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))]  # fmt: skip
+    start = time.perf_counter()
+    res = simulate(jobs, clusters, "fcfs", METHODS[method], tla=tla)
+    m = res.metrics
+    return {"att": m["att"], "utilization": m["utilization"],
+            "mean_queue_length": m["mean_queue_length"],
+            "tla_activations": res.counters.get("tla_activations"),
+            "tla_changes": res.counters.get("tla_changes"),
+            "seconds": time.perf_counter() - start, "jobs": len(jobs)}  # fmt: skip
+
+
 def run_configurations(wids, loads, sh_levels, *, n_vectors: int = 10,
                        n_jobs: int | None | dict = None, tla: TLAOptions | None = None,
-                       seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+                       seed: int = 0, progress: bool = True, cache: str | Path | None = None,
+                       client=None) -> pd.DataFrame:  # fmt: skip
     """Every (workload, load, SH, speed vector, method) run of Section 4: FCFS, single
     site, the four methods of :data:`METHODS`; SH = 0 has one vector (all speeds 1).
     ``n_jobs``: jobs used (None: the whole trace, or 50,000 for the models), or a dict
-    per workload. Missing logs give rows with ``missing`` set. Columns: wid, load, sh,
-    vector, method, att, utilization, mean_queue_length, tla_activations, tla_changes,
-    seconds, jobs, vectors."""
+    per workload. A workload whose log is missing gives one row per configuration with
+    ``missing`` naming the log (and no method). Columns: wid, load, sh, vector, method,
+    att, utilization, mean_queue_length, tla_activations, tla_changes, seconds,
+    missing, jobs, whole, vectors. The runs are points of :func:`hpcmodels.sweep.sweep`
+    (:func:`configuration_point`; ``cache``: a folder keeping finished runs, ``client``:
+    where they run, as there)."""
+    for wid in wids:
+        _spec(wid)
+    for load in loads:
+        _load(load)
+    sizes = {wid: n_jobs.get(wid) if isinstance(n_jobs, dict) else n_jobs for wid in wids}
+    missing = {wid: _missing(wid, sizes[wid], seed) for wid in wids}
     plan = [(wid, load, sh, v) for wid in wids for load in loads for sh in sh_levels
             for v in range(1 if sh == 0 else n_vectors)]  # fmt: skip
-    rows, cache = [], {}
-    sizes = {wid: n_jobs.get(wid) if isinstance(n_jobs, dict) else n_jobs for wid in wids}
-    bar = tqdm(total=len(plan) * len(METHODS), desc="Section 4 runs", disable=not progress)
+    grid = [dict(wid=wid, load=load, sh=sh, vector=v, method=method, n_vectors=n_vectors,
+                 n_jobs=sizes[wid], tla=tla, seed=seed)
+            for wid, load, sh, v in plan if missing[wid] is None for method in METHODS]  # fmt: skip
+    results = iter(sweep_results(configuration_point, grid, cache=cache,
+                                 client=client, progress=progress, desc="Section 4 runs"))  # fmt: skip
+    rows = []
     for wid, load, sh, v in plan:
-        w = next(w for w in TABLE3 if w.wid == wid)
-        key = (wid, load)
-        if key not in cache:
-            try:
-                cache[key] = scaled_jobs(wid, _load(load), n_jobs=sizes[wid], seed=seed)
-            except LogNotAvailable as err:
-                cache[key] = str(err).split(";")[0]
-        jobs = cache[key]
-        if isinstance(jobs, str):
-            rows.append({"wid": wid, "load": load, "sh": sh, "vector": v, "missing": jobs})
-            bar.update(len(METHODS))
+        key = {"wid": wid, "load": load, "sh": sh, "vector": v}
+        if missing[wid] is not None:
+            rows.append({**key, "missing": missing[wid]})
             continue
-        speeds = speed_vectors(w.clusters, sh, n_vectors, seed=seed)[v]
-        clusters = [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))]  # fmt: skip
-        for method, allocation in METHODS.items():
-            start = time.perf_counter()
-            res = simulate(jobs, clusters, "fcfs", allocation, tla=tla)
-            m = res.metrics
-            rows.append({"wid": wid, "load": load, "sh": sh, "vector": v, "method": method,
-                         "att": m["att"], "utilization": m["utilization"],
-                         "mean_queue_length": m["mean_queue_length"],
-                         "tla_activations": res.counters.get("tla_activations"),
-                         "tla_changes": res.counters.get("tla_changes"),
-                         "seconds": time.perf_counter() - start, "missing": None,
-                         "jobs": len(jobs), "whole": sizes[wid] is None,
+        for method in METHODS:
+            r = next(results)
+            rows.append({**key, "method": method, "att": r["att"],
+                         "utilization": r["utilization"],
+                         "mean_queue_length": r["mean_queue_length"],
+                         "tla_activations": r["tla_activations"],
+                         "tla_changes": r["tla_changes"], "seconds": r["seconds"],
+                         "missing": None, "jobs": r["jobs"], "whole": sizes[wid] is None,
                          "vectors": 1 if sh == 0 else n_vectors})  # fmt: skip
-            bar.update(1)
-    bar.close()
     return pd.DataFrame(rows)
 
 
@@ -450,19 +508,37 @@ def table5_rows(ours: pd.DataFrame, how: str) -> list[dict]:
     return rows
 
 
+def study_point(wid: str, load: str, method: str, *, n_jobs: int | None, seed: int,
+                tla: TLAOptions | None = None, factor: float | None = None) -> dict:  # fmt: skip
+    """One run of the Section 5 studies (a sweep point): ``method`` (a key of
+    :data:`METHODS`) on workload ``wid`` at the named ``load``, SH = 0, FCFS, TLA's
+    knobs ``tla``; ``factor``: estimates drawn from the f-model (Eqs. 7-8) with that
+    inaccuracy factor (None: the log's own). Returns ATT, TLA's activations and its
+    decision changes against depth 1 (None for the other methods)."""
+    jobs = _jobs(wid, load, n_jobs, seed)
+    if factor is not None:
+        jobs = estimate_inaccuracy(jobs, float(factor), seed=seed)
+    res = simulate(jobs, _system(wid), "fcfs", METHODS[method], tla=tla)
+    return {"att": res.metrics["att"], "activations": res.counters.get("tla_activations"),
+            "changes": res.counters.get("tla_changes")}  # fmt: skip
+
+
 def depth_study(wid: str, load: str, depths, *, n_jobs: int | None = None,
-                progress: bool = True) -> pd.DataFrame:  # fmt: skip
+                progress: bool = True, cache: str | Path | None = None,
+                client=None) -> pd.DataFrame:  # fmt: skip
     """Figs. 10-11: TLA's ATT, activations and decision changes against simulation depth
-    1 for each depth (None: every waiting job), SH = 0, FCFS."""
-    w = next(w for w in TABLE3 if w.wid == wid)
-    jobs = scaled_jobs(wid, _load(load), n_jobs=n_jobs)
-    clusters = [Cluster(f"c{i}", p) for i, p in enumerate(w.clusters)]
-    rows = []
-    for depth in tqdm(list(depths), desc="simulation depth", disable=not progress):
-        res = simulate(jobs, clusters, "fcfs", "tla", tla=TLAOptions(depth=depth))
-        rows.append({"depth": "all" if depth is None else depth, "att": res.metrics["att"],
-                     "activations": res.counters["tla_activations"],
-                     "changes vs depth 1": res.counters["tla_changes"]})  # fmt: skip
+    1 for each depth (None: every waiting job), SH = 0, FCFS. One sweep point per depth
+    (``cache``, ``client``: as :func:`run_configurations`)."""
+    _spec(wid)
+    _load(load)
+    depths = list(depths)
+    grid = [dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0,
+                 tla=TLAOptions(depth=depth)) for depth in depths]  # fmt: skip
+    results = sweep_results(study_point, grid, cache=cache, client=client,
+                            progress=progress, desc="simulation depth")  # fmt: skip
+    rows = [{"depth": "all" if depth is None else depth, "att": r["att"],
+             "activations": r["activations"], "changes vs depth 1": r["changes"]}
+            for depth, r in zip(depths, results, strict=True)]  # fmt: skip
     return pd.DataFrame(rows).set_index("depth")
 
 
@@ -501,37 +577,44 @@ INACCURACY_FACTORS = (1, 1.25, 1.5, 1.75, 2, 4, 8, 16, 32, 64, 128, 256, 512, 10
 
 
 def _system(wid: str) -> list[Cluster]:
-    w = next(w for w in TABLE3 if w.wid == wid)
-    return [Cluster(f"c{i}", p) for i, p in enumerate(w.clusters)]
+    return [Cluster(f"c{i}", p) for i, p in enumerate(_spec(wid).clusters)]
 
 
 def inaccuracy_study(wid: str, load: str, factors=INACCURACY_FACTORS, *, n_jobs: int | None = None,
-                     seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+                     seed: int = 0, progress: bool = True, cache: str | Path | None = None,
+                     client=None) -> pd.DataFrame:  # fmt: skip
     """Fig. 8: ATT of the four methods (SH = 0) when estimates follow the f-model (Eqs.
-    7-8) with each inaccuracy factor; one seeded estimate draw per factor."""
-    jobs = scaled_jobs(wid, _load(load), n_jobs=n_jobs, seed=seed)
-    clusters = _system(wid)
+    7-8) with each inaccuracy factor; one seeded estimate draw per factor. One sweep
+    point per (factor, method) (``cache``, ``client``: as :func:`run_configurations`)."""
+    _spec(wid)
+    _load(load)
+    factors = list(factors)
+    grid = [dict(wid=wid, load=load, method=m, n_jobs=n_jobs, seed=seed, factor=float(f))
+            for f in factors for m in METHODS]  # fmt: skip
+    results = iter(sweep_results(study_point, grid, cache=cache, client=client,
+                                 progress=progress, desc="Fig. 8 runs"))  # fmt: skip
     rows = {}
-    for f in tqdm(list(factors), desc="Fig. 8 factors", disable=not progress):
-        est = estimate_inaccuracy(jobs, float(f), seed=seed)
-        rows[f] = {m: simulate(est, clusters, "fcfs", a).metrics["att"] for m, a in METHODS.items()}
+    for f in factors:
+        rows[f] = {m: next(results)["att"] for m in METHODS}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("inaccuracy factor")
 
 
 def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_first",),
-                   allocation_depths=(1,), n_jobs: int | None = None,
-                   progress: bool = True) -> pd.DataFrame:  # fmt: skip
+                   allocation_depths=(1,), n_jobs: int | None = None, progress: bool = True,
+                   cache: str | Path | None = None, client=None) -> pd.DataFrame:  # fmt: skip
     """Figs. 12-13: TLA's ATT (SH = 0) over the product of simulation depths, policies
-    inside the simulation and allocation depths."""
-    jobs = scaled_jobs(wid, _load(load), n_jobs=n_jobs)
-    clusters = _system(wid)
-    grid = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
-    rows = []
-    for d, p, a in tqdm(grid, desc="TLA settings", disable=not progress):
-        opts = TLAOptions(depth=d, policy=p, allocation_depth=a)
-        res = simulate(jobs, clusters, "fcfs", "tla", tla=opts)
-        rows.append({"depth": "all" if d is None else d, "policy": p, "allocation depth": a,
-                     "att": res.metrics["att"]})  # fmt: skip
+    inside the simulation and allocation depths. One sweep point per setting
+    (``cache``, ``client``: as :func:`run_configurations`)."""
+    _spec(wid)
+    _load(load)
+    settings = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
+    grid = [dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0,
+                 tla=TLAOptions(depth=d, policy=p, allocation_depth=a))
+            for d, p, a in settings]  # fmt: skip
+    results = sweep_results(study_point, grid, cache=cache, client=client,
+                            progress=progress, desc="TLA settings")  # fmt: skip
+    rows = [{"depth": "all" if d is None else d, "policy": p, "allocation depth": a,
+             "att": r["att"]} for (d, p, a), r in zip(settings, results, strict=True)]  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -605,10 +688,12 @@ def scoring_times(qs=(10, 100, 1_000, 5_000), rs=(10, 100, 1_000), m: int = 5) -
 
 
 def vector_spread(wid: str, load: str, sh: float, *, n_vectors: int = 10, n_jobs: int | None = None,
-                  seed: int = 0, progress: bool = True) -> pd.DataFrame:  # fmt: skip
-    """Fig. 7: each method's ATT for each of ``n_vectors`` speed vectors (rows)."""
-    runs = run_configurations([wid], [load], [sh], n_vectors=n_vectors,
-                              n_jobs={wid: n_jobs}, seed=seed, progress=progress)  # fmt: skip
+                  seed: int = 0, progress: bool = True, cache: str | Path | None = None,
+                  client=None) -> pd.DataFrame:  # fmt: skip
+    """Fig. 7: each method's ATT for each of ``n_vectors`` speed vectors (rows), from
+    :func:`run_configurations` (``cache``, ``client``: as there)."""
+    runs = run_configurations([wid], [load], [sh], n_vectors=n_vectors, n_jobs={wid: n_jobs},
+                              seed=seed, progress=progress, cache=cache, client=client)  # fmt: skip
     return runs.pivot(index="vector", columns="method", values="att")[list(METHODS)]
 
 
