@@ -13,9 +13,9 @@ what every paper module did before sweeps went to Dask):
 * the scheduling overhead per task: 400 points that do nothing, on the cluster.
 
 The cluster is a ``LocalCluster`` of one single-threaded worker process per core, started
-(and its workers' numba kernels loaded from the disk cache by a warm-up sweep) before
-the clock starts: the speed-up measures the sweep, not the cluster's start-up, which is
-printed apart. Target: speed-up >= 1.7 on 2 cores, overhead < 5 ms per task.
+before the clock starts; each time is the median of three sweeps after a warm-up sweep
+(every worker, and this process, load the numba kernels from the disk cache there): the
+speed-up measures the sweep, not the cluster's start-up, which is printed apart. Target: speed-up >= 1.7 on 2 cores, overhead < 5 ms per task.
 
 Run: ``python benchmarks/bench_sweep.py`` (``make bench``); ``--quick`` uses shorter
 streams.
@@ -34,6 +34,8 @@ import pandas as pd
 from hpcmodels.bandwidth import SECTION6, run_point
 from hpcmodels.sweep import sweep
 from hpcmodels.workloads.archive import is_available
+
+from timing import median_time
 
 STRATEGIES = ("first_fit", "a1", "b1", "b3", "b4")
 BSBWS = (200, 300, 400, 500, 600, 700, 800, 900)
@@ -63,13 +65,17 @@ def nothing(i: int) -> dict:
     return {"i2": i}
 
 
-def timed(func, grid, client) -> tuple[float, pd.DataFrame]:
-    start = time.perf_counter()
-    out = sweep(func, grid, client=client, progress=False)
-    seconds = time.perf_counter() - start
-    if out["error"].notna().any():
-        raise RuntimeError(out.loc[out["error"].notna(), "error"].iloc[0])
-    return seconds, out
+def timed(func, grid, client, repeat: int = 3) -> tuple[float, pd.DataFrame]:
+    """Median wall time of ``repeat`` sweeps after one warm-up sweep (every worker, and
+    this process, load the kernels the points use), and the last result."""
+
+    def once() -> pd.DataFrame:
+        out = sweep(func, grid, client=client, progress=False)
+        if out["error"].notna().any():
+            raise RuntimeError(out.loc[out["error"].notna(), "error"].iloc[0])
+        return out
+
+    return median_time(once, repeat)
 
 
 def main() -> None:
@@ -99,15 +105,12 @@ def main() -> None:
                         for lo in ("low", "medium", "high") for m in ("BF", "FF", "AI2", "TLA")])  # fmt: skip
     rows = []
     for label, (func, grid) in sweeps.items():
-        timed(func, grid[:cores], client)  # warm-up: workers load the numba kernels
-        timed(func, grid[:1], "serial")
         serial, a = timed(func, grid, "serial")
         dask, b = timed(func, grid, client)
         same = bool(np.array_equal(a["att"].to_numpy(), b["att"].to_numpy()))
         rows.append({"sweep": label, "serial (s)": serial, f"Dask, {cores} workers (s)": dask,
                      "speed-up": serial / dask, "target": ">= 1.7", "same results": same})  # fmt: skip
     n = 400
-    timed(nothing, [dict(i=i) for i in range(cores)], client)
     dask, _ = timed(nothing, [dict(i=i) for i in range(n)], client)
     serial, _ = timed(nothing, [dict(i=i) for i in range(n)], "serial")
     rows.append({"sweep": f"overhead: {n} empty points", "serial (s)": serial,
