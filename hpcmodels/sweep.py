@@ -209,6 +209,27 @@ def local_client():
     return client
 
 
+def close() -> None:
+    """Close the clients (and the LocalCluster) this module started or attached; the
+    next sweep starts again."""
+    for key in [k for k in _LOCAL if k != "cluster"] + ["cluster"]:  # clients first
+        item = _LOCAL.pop(key, None)
+        if item is not None:
+            item.close()
+
+
+def _attached(where: str):
+    """One client per scheduler named in :data:`SCHEDULER_ENV` (an address, or the path
+    of a scheduler file), kept for the process's later sweeps."""
+    from distributed import Client
+
+    client = _LOCAL.get(where)
+    if client is None or client.status not in ("running", "connecting"):
+        client = Client(scheduler_file=where) if os.path.exists(where) else Client(where)
+        _LOCAL[where] = client
+    return client
+
+
 def _resolve(client):
     """The client to run on, or :data:`SERIAL`."""
     if client is None:
@@ -216,11 +237,7 @@ def _resolve(client):
         if where == SERIAL:
             return SERIAL
         if where:
-            from distributed import Client
-
-            if os.path.exists(where):
-                return Client(scheduler_file=where)
-            return Client(where)
+            return _attached(where)
         return local_client()
     if isinstance(client, str):
         if client == SERIAL:

@@ -17,7 +17,14 @@ from distributed import Client, LocalCluster
 
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.multicluster import Cluster, simulate
-from hpcmodels.sweep import SCHEDULER_ENV, point_key, raise_failures, sweep, sweep_results
+from hpcmodels.sweep import (
+    SCHEDULER_ENV,
+    close,
+    point_key,
+    raise_failures,
+    sweep,
+    sweep_results,
+)
 
 # the workers unpickle this module's functions by value (tests/ is not on their path)
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -113,6 +120,23 @@ def test_the_cache_returns_what_was_computed_without_running_again(tmp_path):
     second = sweep(point, grid, cache=tmp_path / "c", client="serial", progress=False)
     assert len(list(log.iterdir())) == n_runs == 4  # a rerun is free
     pd.testing.assert_frame_equal(first, second)  # ints stay ints
+
+
+def test_a_scheduler_from_the_environment_is_attached_once(two_workers, monkeypatch, tmp_path):
+    address = two_workers.scheduler.address
+    monkeypatch.setenv(SCHEDULER_ENV, address)
+    grid = [dict(i=i, log=str(tmp_path)) for i in range(4)]
+    first = sweep(point, grid, progress=False)
+    assert first["error"].isna().all() and os.getpid() not in set(first["pid"])  # on workers
+    clients = two_workers.run_on_scheduler(_clients)
+    sweep(point, grid, progress=False)
+    assert two_workers.run_on_scheduler(_clients) == clients  # the same client again
+    close()
+    assert two_workers.run_on_scheduler(_clients) == clients - 1
+
+
+def _clients(dask_scheduler) -> int:
+    return len(dask_scheduler.clients)
 
 
 def test_serial_from_the_environment(monkeypatch, tmp_path):
