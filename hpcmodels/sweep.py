@@ -19,7 +19,8 @@ Where the points run (``client=``):
   (``HPCMODELS_DASK_SCHEDULER=serial`` makes it the default).
 
 The cache (``cache=`` a folder): one Parquet file per finished point, named by a stable
-hash of ``func``'s qualified name, the point's parameters and the package version. A
+hash of ``func``'s qualified name, the point's parameters and the package version (with
+a fingerprint of the package's source files, so edited code never reuses old points). A
 rerun reads the points it has and computes only the others, so an interrupted sweep
 resumes where it stopped; failed points are not cached. ``cache=None`` keeps nothing.
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import json
 import math
@@ -131,15 +133,28 @@ def _qualified_name(func: Callable) -> str:
     return f"{module}.{name}"
 
 
-def point_key(func: Callable, point: Mapping) -> str:
-    """The cache key of one point: SHA-256 over ``func``'s qualified name, the point's
-    canonical parameters and the package version."""
+@functools.cache
+def package_version() -> str:
+    """The package version and a fingerprint of its source files: a cached point is
+    reused only by the code that computed it (an edited model, even without a new
+    version number, computes its points again)."""
     from . import __version__
 
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:16]}"
+
+
+def point_key(func: Callable, point: Mapping) -> str:
+    """The cache key of one point: SHA-256 over ``func``'s qualified name, the point's
+    canonical parameters and :func:`package_version`."""
     payload = {
         "func": _qualified_name(func),
         "params": {k: _canonical(v, k) for k, v in sorted(point.items())},
-        "version": __version__,
+        "version": package_version(),
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -151,6 +151,17 @@ class Knob:
     label: str = "x"
 
 
+def test_an_edited_package_computes_its_points_again(monkeypatch):
+    """The key holds the package version and its sources' fingerprint."""
+    from hpcmodels import __version__
+    from hpcmodels import sweep as sweep_module
+
+    key = point_key(engine_point, {"seed": 1})
+    assert sweep_module.package_version().startswith(f"{__version__}+")
+    monkeypatch.setattr(sweep_module, "package_version", lambda: f"{__version__}+edited")
+    assert point_key(engine_point, {"seed": 1}) != key
+
+
 def test_keys_are_stable_and_tell_points_apart():
     a = point_key(engine_point, {"seed": 1, "allocation": "random_fit"})
     assert a == point_key(engine_point, {"allocation": "random_fit", "seed": np.int64(1)})
