@@ -586,6 +586,20 @@ def fig3(
                           client=client, cache=cache, progress=progress)  # fmt: skip
 
 
+STEP_ALGORITHMS = ("ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM")
+
+
+def _step_sweep(label: str, build: Callable[[int, int], MultiCluster], settings: SimSettings,
+                workload: float, desc: str, **options) -> pd.DataFrame:  # fmt: skip
+    """One configuration per step of :data:`STEPS` (``build(first, second)``, labelled
+    ``label``: "[21,1]" ...), slack U[0,10], the algorithms of Figs. 4-5."""
+    configs = [({label: f"[{a},{b}]"},
+                {"system": build(a, b), "workload": workload, "slack": FIG4_SLACK})
+               for a, b in STEPS]  # fmt: skip
+    return simulate_cases(algorithm_cases(configs, STEP_ALGORITHMS), settings, desc=desc,
+                          **options)  # fmt: skip
+
+
 def fig4(
     settings: SimSettings,
     workload: float = 0.5,
@@ -596,12 +610,8 @@ def fig4(
 ) -> pd.DataFrame:
     """Figs. 4a/4b: speed difference [21,1] ... [6,6], 4 x 4 nodes, slack U[0,10]
     (sweep options as :func:`fig3`)."""
-    configs = [({"speeds": f"[{f},{s}]"},
-                {"system": speed_system(f, s), "workload": workload, "slack": FIG4_SLACK})
-               for f, s in STEPS]  # fmt: skip
-    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM"]),
-                          settings, desc="Fig. 4", client=client, cache=cache,
-                          progress=progress)  # fmt: skip
+    return _step_sweep("speeds", speed_system, settings, workload, "Fig. 4", client=client,
+                       cache=cache, progress=progress)  # fmt: skip
 
 
 def fig5(
@@ -614,12 +624,8 @@ def fig5(
 ) -> pd.DataFrame:
     """Figs. 5a/5b: cluster-size difference [21,1] ... [6,6], speed 10, slack U[0,10]
     (sweep options as :func:`fig3`)."""
-    configs = [({"nodes": f"[{b},{s}]"},
-                {"system": size_system(b, s), "workload": workload, "slack": FIG4_SLACK})
-               for b, s in STEPS]  # fmt: skip
-    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM"]),
-                          settings, desc="Fig. 5", client=client, cache=cache,
-                          progress=progress)  # fmt: skip
+    return _step_sweep("nodes", size_system, settings, workload, "Fig. 5", client=client,
+                       cache=cache, progress=progress)  # fmt: skip
 
 
 def fig6(
