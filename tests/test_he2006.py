@@ -447,3 +447,15 @@ def test_paper_scale_fig4_and_fig3():
     rows = {r["quantity"]: r for r in he.fig3_checks(he.fig3(paper, **QUIET))}
     assert rows["ORT-Rand has a lower mean response time than W-Rand and OMR-Rand"][
         "verdict"] == "qualitative"  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [(dict(algorithm="XX"), "unknown algorithm 'XX'"),
+     (dict(workload=float("nan")), "workload"), (dict(workload=float("inf")), "workload")],
+)  # fmt: skip
+def test_simulate_point_names_bad_input(kwargs, match):
+    args = dict(system=he.TABLE2, workload=0.5, algorithm="ORT-RR", seed=0, n_jobs=1000,
+                warmup=100, cooldown=100) | kwargs  # fmt: skip
+    with pytest.raises(ValueError, match=match):
+        he.simulate_point(**args)

@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
+from ..errors import InvalidParameter
 from ..queueing import (
     UniformSlack,
     mean_miss_rate_of,
@@ -462,6 +463,8 @@ def simulate_point(
     ``analytic_miss`` (NaN for the dynamic DLL/DLM; ``inf`` and 1 where the fractions
     saturate a cluster).
     """
+    if algorithm not in ALGORITHMS:
+        raise InvalidParameter(f"unknown algorithm {algorithm!r}; choose from {list(ALGORITHMS)}")
     strategy, dispatcher = ALGORITHMS[algorithm]
     lam = system.arrival_rate(workload)
     alpha = fractions(strategy, system, system.arrival_rate(alloc_workload or workload), slack)
