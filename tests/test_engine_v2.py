@@ -49,6 +49,27 @@ def test_ends_that_differ_by_rounding_are_one_time_stamp():
     assert list(ref["start"]) == list(got["start"])
 
 
+def test_distinct_events_close_together_stay_distinct():
+    """The tie rule covers rounding only: at t = 6e7 s (the end of a Jones 2005 stream)
+    a finish and a submission 1e-6 s later are two events. One processor: J0 (0, 6e7)
+    ends at exactly 6e7, J1 arrives 1e-6 s later and starts then. The old 1e-9 relative
+    rule fused the two (0.06 s wide there): J0's end was recorded at 6e7 + 1e-6."""
+    t = 6e7
+    jobs = pd.DataFrame({"submit": [0.0, t + 1e-6], "runtime": [t, 5.0], "procs": [1, 1]})
+    res = simulate(jobs, [Cluster("A", 1)], "fcfs")
+    assert res.counters["events"] == 4  # two submissions, two finishes: none fused
+    assert res.jobs["start"][1] == t + 1e-6
+    assert res.jobs["end"][0] == t
+
+
+def test_the_oracle_keeps_the_engines_tie_rule():
+    from hpcmodels.multicluster import TIME_RTOL
+
+    from engine_oracle import TIME_RTOL as oracle_rtol
+
+    assert oracle_rtol == TIME_RTOL == 2.0**-48
+
+
 @st.composite
 def tie_workloads(draw):
     """Clusters of speeds 1.5 and 3.0 and integer runtimes and submits: many ends that

@@ -12,12 +12,14 @@ frees its processors, then every job submitted at ``t`` joins the queue (in inpu
 order), then one scheduling session runs at ``t`` (Shih 2013, Section 2.2). A job that
 starts and ends at the same instant (runtime 0) triggers another session at ``t``.
 
-Time ties. Event times that differ only by floating-point rounding are one time stamp:
-the events of one time stamp are every finish and submission at most
-``TIME_RTOL x max(|t0|, 1)`` (``TIME_RTOL = 1e-9``) after the earliest pending event time
+Time ties, for rounding only. Event times that differ only by floating-point rounding
+are one time stamp: the events of one time stamp are every finish and submission at most
+``TIME_RTOL x max(|t0|, 1)`` (``TIME_RTOL = 2**-48``, 16 ulps: about ``3.6e-15``
+relative) after the earliest pending event time
 ``t0``; the stamp is the latest of their times, and a job finishing in it is recorded as
 ending at the stamp (so that, e.g., ``76 + 50/1.5`` and ``137/1.5 + 27/1.5`` end together
-and trigger one session). A predicted end within the same tolerance after a session's
+and trigger one session), while distinct events (even 10^-6 s apart at t = 6e7 s) stay
+distinct events. A predicted end within the same tolerance after a session's
 time counts as that time.
 
 Rates. A running job does ``runtime`` seconds of work (``runtime x slowdown`` when
