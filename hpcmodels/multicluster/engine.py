@@ -110,6 +110,8 @@ def run(state, rate_code, params, until):
     ``until`` (PAUSED) or the co-allocation split buffer may overflow (NEED_ROOM: grow
     it with :func:`grow_split` and call again; the state is between two events)."""
     room = state.cap.sum()
+    everywhere = np.ones(state.cap.size, np.bool_)
+    declined = np.zeros(room + 1, np.bool_)
     while True:
         if state.cfg[COAL] > 0 and state.split_site.size - state.ctr[N_SPLIT] < room:
             return NEED_ROOM
@@ -119,7 +121,7 @@ def run(state, rate_code, params, until):
         if t > until:
             return PAUSED
         stamp, _ = process_events(state, rate_code, params)
-        session(state, stamp, rate_code, params)
+        session(state, stamp, rate_code, params, everywhere, declined)
         if state.cfg[DEBUG]:
             _check(state)
 

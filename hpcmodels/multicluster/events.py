@@ -35,6 +35,7 @@ from .state import (
     N_SPLIT,
     NOW,
     NXT,
+    PLACED_SPLIT,
     Q_AREA,
     QLEN,
     REBUILD,
@@ -94,10 +95,13 @@ def start_job(state, j, c, t):
         off = state.ctr[N_SPLIT]
         code = state.cfg[COAL]
         if code >= A1:  # a bandwidth-aware module (Jones 2005)
-            net = state.net
-            used = module_split(code, state.free, state.link_load, state.link_cap,
-                                state.procs[j], net[BSBW], net[LSLT], net[CHUNK],
-                                state.split_site, state.split_procs, off)  # fmt: skip
+            used = state.ctr[PLACED_SPLIT]  # place() just wrote the split at off
+            state.ctr[PLACED_SPLIT] = 0
+            if used == 0:
+                net = state.net
+                used = module_split(code, state.free, state.link_load, state.link_cap,
+                                    state.procs[j], net[BSBW], net[LSLT], net[CHUNK],
+                                    state.split_site, state.split_procs, off)  # fmt: skip
             rate = np.inf
             for k in range(off, off + used):
                 state.free[state.split_site[k]] -= state.split_procs[k]

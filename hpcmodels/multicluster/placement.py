@@ -9,12 +9,22 @@ the queue; the others (:mod:`.allocation`) read the free processors and speeds o
 from __future__ import annotations
 
 import numba
-import numpy as np
 
 from ..bandwidth.modules import A1, module_split, widest_split
 from .allocation import AI2, BEST_FIT, LOCAL_FIRST, LOCAL_ONLY, TLA, pick
 from .lookahead import ai2_place, tla_place
-from .state import ALLOC, BSBW, CHUNK, COAL, COALLOCATED, LSLT, MODULE_CALLS, U_PTR
+from .state import (
+    ALLOC,
+    BSBW,
+    CHUNK,
+    COAL,
+    COALLOCATED,
+    LSLT,
+    MODULE_CALLS,
+    N_SPLIT,
+    PLACED_SPLIT,
+    U_PTR,
+)
 
 __all__ = ["NO_PLACE", "place", "coallocation_bound"]
 
@@ -53,10 +63,13 @@ def place(state, j, t, allowed):
     coal = state.cfg[COAL]
     if coal >= A1:
         state.ctr[MODULE_CALLS] += 1
-        m = state.free.size
-        sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
-        if module_split(coal, state.free, state.link_load, state.link_cap, p, state.net[BSBW],
-                        state.net[LSLT], state.net[CHUNK], sites, widths, 0) > 0:  # fmt: skip
+        # written where start_job will keep it: the split buffers' free tail (the engine
+        # keeps room for a whole split there), its length in ctr[PLACED_SPLIT]
+        used = module_split(coal, state.free, state.link_load, state.link_cap, p,
+                            state.net[BSBW], state.net[LSLT], state.net[CHUNK],
+                            state.split_site, state.split_procs, state.ctr[N_SPLIT])  # fmt: skip
+        state.ctr[PLACED_SPLIT] = used
+        if used > 0:
             return COALLOCATED
         return NO_PLACE
     if coal > 0 and state.free.sum() >= p:

@@ -125,8 +125,18 @@ def apply_rates(state, t, code, params):
 @numba.njit(cache=True)
 def _coallocated(state):
     """The running co-allocated jobs' indices."""
-    running = state.heap[: state.ctr[RLEN]]
-    return running[state.clus[running] < 0]
+    rlen = state.ctr[RLEN]
+    count = 0
+    for k in range(rlen):
+        count += state.clus[state.heap[k]] < 0
+    jobs = np.empty(count, np.int64)
+    count = 0
+    for k in range(rlen):
+        j = state.heap[k]
+        if state.clus[j] < 0:
+            jobs[count] = j
+            count += 1
+    return jobs
 
 
 @numba.njit(cache=True)
@@ -140,7 +150,10 @@ def refresh_links(state):
     load = state.link_load
     load[:] = 0.0
     bsbw = state.net[BSBW]
-    for j in _coallocated(state):
+    for k in range(state.ctr[RLEN]):
+        j = state.heap[k]
+        if state.clus[j] >= 0:
+            continue
         off = state.split_off[j]
         for k in range(off, off + state.split_len[j]):
             load[state.split_site[k]] += demand_kernel(state.split_procs[k], state.procs[j], bsbw)
@@ -159,8 +172,12 @@ def bandwidth_rates(state, t):
     if state.ctr[LINKS_DIRTY] == 0:
         return
     state.ctr[LINKS_DIRTY] = 0
-    if state.ctr[SLOWED] == 0 and np.all(state.link_load <= state.link_cap):
-        return
+    if state.ctr[SLOWED] == 0:
+        saturated = False
+        for c in range(state.link_cap.size):
+            saturated |= state.link_load[c] > state.link_cap[c]
+        if not saturated:
+            return
     jobs = _coallocated(state)
     m = state.link_cap.size
     demand = np.zeros((jobs.size, m))

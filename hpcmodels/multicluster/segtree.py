@@ -33,6 +33,11 @@ def seg_first_le(tree, lo, x):
     size = tree.size // 2
     if lo >= size or tree[1] > x:
         return -1
+    if lo == 0:  # the whole tree: descend from the root
+        i = 1
+        while i < size:
+            i = 2 * i if tree[2 * i] <= x else 2 * i + 1
+        return i - size
     i = size + lo
     if tree[i] <= x:
         return lo

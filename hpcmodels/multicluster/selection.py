@@ -95,7 +95,7 @@ def _start_from_head(state, t, rate_code, params, everywhere):
 
 
 @numba.njit(cache=True)
-def _one_pass(state, t, rate_code, params, everywhere, once):
+def _one_pass(state, t, rate_code, params, everywhere, once, declined):
     """first_available / smallest_first / largest_first: one pass in queue order,
     starting every job that has a placement (``once``: only the first of them).
 
@@ -105,7 +105,8 @@ def _one_pass(state, t, rate_code, params, everywhere, once):
     are bounded by the free nodes of the clusters they may use."""
     coal = state.cfg[COAL]
     modules = coal >= A1
-    declined = np.zeros(state.cap.sum() + 1 if modules else 0, np.bool_)
+    if modules:
+        declined[:] = False
     r = 0
     while True:
         if modules:
@@ -338,13 +339,12 @@ def _conservative(state, t, rate_code, params):
 
 
 @numba.njit(cache=True)
-def session(state, t, rate_code, params):
+def session(state, t, rate_code, params, everywhere, declined):
     """One scheduling session at ``t`` by the run's selection policy."""
     state.ctr[SESSIONS] += 1
     if state.ctr[QLEN] == 0:
         return
     sel = state.cfg[SEL]
-    everywhere = np.ones(state.cap.size, np.bool_)
     if sel == FCFS:
         _start_from_head(state, t, rate_code, params, everywhere)
     elif sel == EASY:
@@ -352,4 +352,4 @@ def session(state, t, rate_code, params):
     elif sel == CONSERVATIVE:
         _conservative(state, t, rate_code, params)
     else:
-        _one_pass(state, t, rate_code, params, everywhere, sel == FIRST_ONCE)
+        _one_pass(state, t, rate_code, params, everywhere, sel == FIRST_ONCE, declined)

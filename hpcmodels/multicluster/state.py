@@ -68,7 +68,8 @@ TLA_CHANGES = 12  # ... of which chose another cluster than simulation depth 1 w
 LINKS_DIRTY = 13  # bandwidth model: 1 when a co-allocated job started or ended (re-allot)
 SLOWED = 14  # bandwidth model: 1 while some co-allocated job runs below full bandwidth
 MODULE_CALLS = 15  # co-allocation decisions asked of a bandwidth-aware module
-N_CTR = 16
+PLACED_SPLIT = 16  # sites of the split a bandwidth-aware module just placed (0: none)
+N_CTR = 17
 
 # fctr (float64) slots
 NOW = 0  # time of the last event
