@@ -3,11 +3,13 @@
 ``reproduce`` executes notebooks with papermill at their quick defaults (or with
 ``-p name value`` overrides), keeps the executed copies in ``build/notebooks/``, and
 writes ``build/REPORT.md`` from the results every notebook saved in ``build/results/``.
-``reproduce --full`` runs them at the papers' own sizes
-(:data:`hpcmodels.papers.full_scale.FULL_SCALE`), their sweeps on Dask (``--scheduler``,
-else ``HPCMODELS_DASK_SCHEDULER``, else a local cluster) with finished points kept in
-``build/full/cache`` (an interrupted run resumes), writes under ``build/full/``, and puts
-the full-scale verdicts beside the quick ones in ``build/REPORT.md``.
+``reproduce --full`` first computes each selected paper's paper-scale store
+(``results/<paper>.parquet`` and its provenance, :mod:`hpcmodels.papers.store`: every
+item as an ensemble of single runs at the paper's own size), its sweeps on Dask
+(``--scheduler``, else ``HPCMODELS_DASK_SCHEDULER``, else a local cluster) with finished
+points kept in ``build/full/cache`` (an interrupted run resumes), then runs the notebooks
+at their quick defaults; ``build/REPORT.md`` shows each item's quick and paper-scale
+verdicts side by side.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from .papers.report import write_report
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 BUILD = Path(os.environ.get("HPCMODELS_BUILD", ROOT / "build"))
-FULL = "full"  # build/full/: results, figures, notebooks and sweep cache of --full runs
+FULL = "full"  # build/full/cache: the sweep points of --full's paper-scale ensembles
 
 
 def find_notebooks(selectors: list[str]) -> list[Path]:
@@ -210,22 +212,44 @@ def _provenance(results: Path, notebook: Path, parameters: dict) -> None:
 
 
 def full_parameters(notebook: Path, overrides: dict) -> dict:
-    """The paper-scale parameters of ``notebook`` (:data:`FULL_SCALE`), then the user's
-    ``-p`` overrides, and the sweep cache where the notebook has that parameter."""
-    import papermill
-
+    """A notebook's own parameters at its paper's size (:data:`FULL_SCALE`), then the
+    user's ``-p`` overrides: for running one notebook itself at paper scale (``reproduce
+    03 -p n_jobs 500000 -p seeds 5``); the paper-scale verdicts come from the store."""
     from .papers.full_scale import FULL_SCALE
 
     paper = paper_of(notebook)
-    params = dict(FULL_SCALE.get(paper, {}) if paper else {}, **overrides)
-    if "sweep_cache" in papermill.inspect_notebook(str(notebook)):
-        params.setdefault("sweep_cache", str(BUILD / FULL / "cache"))
-    return params
+    return dict(FULL_SCALE.get(paper, {}) if paper else {}, **overrides)
 
 
 def _report(results: Path, report: Path) -> Path:
-    full = BUILD / FULL / "results"
-    return write_report(results, report, full_dir=full if full.is_dir() else None)
+    return write_report(results, report)
+
+
+def compute_stores(notebooks: list[Path], *, scheduler: str | None) -> list[str]:
+    """The paper-scale store of every selected notebook's paper that has ensembles
+    (:mod:`hpcmodels.papers.store`), its sweep points cached in ``build/full/cache`` (an
+    interrupted run resumes). Returns the papers whose points failed."""
+    from .papers.store import compute_store, ensemble_papers
+
+    papers = ensemble_papers()
+    failed = []
+    for nb in notebooks:
+        paper = paper_of(nb)
+        if paper not in papers:
+            print(f"==> {nb.name}: no paper-scale ensembles yet (results/ unchanged)", flush=True)
+            continue
+        print(f"==> {paper}: paper-scale ensembles", flush=True)
+        command = "python -m hpcmodels reproduce --full " + nb.name[:2]
+        if scheduler:
+            command += f" --scheduler {scheduler}"
+        try:
+            path = compute_store(paper, cache=BUILD / FULL / "cache", command=command)
+        except RuntimeError as err:  # a failed point (raise_failures names it)
+            print(f"--> {paper}: {err}", flush=True)
+            failed.append(paper)
+            continue
+        print(f"--> {path} written", flush=True)
+    return failed
 
 
 def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
@@ -236,31 +260,24 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
     put it); any other failure exits non-zero after the report is written. With
     ``parameters``, every notebook writes under its own :func:`run_folder` instead of
     ``figures/`` and ``build/results/``, so the committed figures and the default report
-    stay as they are. With ``full``, each notebook runs at its paper's scale
-    (:func:`full_parameters`) under ``build/full/``."""
+    stay as they are. With ``full``, the selected papers' paper-scale stores are computed
+    first (:func:`compute_stores`); a paper whose points fail is reported and the exit
+    code is non-zero."""
     import papermill
 
     from .sweep import SCHEDULER_ENV
 
     notebooks = find_notebooks(selectors)
     check_parameters(notebooks, parameters)
-    if full:  # the paper-scale parameters too, before anything runs
-        for nb in notebooks:
-            check_parameters([nb], full_parameters(nb, parameters))
     check_kernel(kernel)
     if scheduler:
         os.environ[SCHEDULER_ENV] = scheduler  # the notebooks' kernels inherit it
     failed, folders = [], []
+    if full:
+        failed += compute_stores(notebooks, scheduler=scheduler)
     for nb in notebooks:
         print(f"==> {nb.name}", flush=True)
-        if full:
-            where = BUILD / FULL
-            results = where / "results"
-            chosen = full_parameters(nb, parameters)
-            run_parameters = dict(chosen, figures_dir=str(where / "figures"),
-                                  results_dir=str(results))  # fmt: skip
-            output = where / "notebooks" / nb.name
-        elif parameters:
+        if parameters:
             where = run_folder(nb, parameters)
             results = where / "results"
             run_parameters = dict(parameters, figures_dir=str(where / "figures"),
@@ -281,7 +298,7 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
                 kernel_name=_kernel(kernel),
                 progress_bar=True,
             )
-            _provenance(results, nb, chosen if full else parameters)
+            _provenance(results, nb, parameters)
         except papermill.PapermillExecutionError as err:
             if err.ename == "LogNotAvailable":
                 print(f"--> {nb.name} not run: {err.evalue}", flush=True)
@@ -290,7 +307,7 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
             print(f"--> {nb.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue} "
                   f"(traceback in {output})", flush=True)  # fmt: skip
             failed.append(nb.name)
-    if parameters and not full:
+    if parameters:
         for where in folders:
             report = write_report(where / "results", where / "REPORT.md")
             print(f"custom run ({parameters}): figures, results and report in {where}")
@@ -321,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument(
         "--full",
         action="store_true",
-        help="the papers' own sizes, under build/full/, beside the quick verdicts",
+        help="compute the paper-scale stores (results/) first, then the quick runs beside them",
     )
     rep.add_argument("--scheduler", default=None, metavar="ADDRESS",
                      help="Dask scheduler address or scheduler file for the sweeps "

@@ -97,45 +97,48 @@ def test_the_default_report_says_how_each_section_was_made(tmp_path, monkeypatch
     assert "Run: `05_filippopoulos_dp.ipynb` with parameters defaults, commit" in report
 
 
-def _fake_run_scaled(source, target, parameters=None, **kwargs):
-    """As :func:`_fake_run`, but ours depends on the run's size (``n_jobs``)."""
-    from hpcmodels.papers.report import Collector, compare_value
-
-    paper = cli.paper_of(Path(source))
-    results = Path(parameters["results_dir"])
-    report = Collector(paper, f"title of {paper}")
-    big = parameters.get("n_jobs", 0) >= 500_000
-    report.add(compare_value("Fig. 3", "x", "1.0", 1.0 if big else 2.0, kind="count"))
-    report.save(results)
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
-    Path(target).write_text("{}")
-    _fake_run_scaled.seen.append(dict(parameters))
-
-
-def test_full_scale_runs_beside_the_quick_verdicts(tmp_path, monkeypatch):
-    """``--full`` passes the paper's sizes (FULL_SCALE), the sweep cache and the
-    scheduler, writes under build/full/, and REPORT.md shows both verdicts."""
-    from hpcmodels.papers.full_scale import FULL_SCALE
+def test_full_computes_the_store_then_the_quick_runs_beside_it(tmp_path, monkeypatch):
+    """``--full`` computes the paper-scale store of each selected paper with ensembles
+    (results/<paper>.parquet and its provenance; the scheduler is passed on), then runs
+    the notebooks at their quick defaults; REPORT.md shows both verdicts side by side.
+    A paper without ensembles says so and keeps its results untouched."""
+    from hpcmodels.papers import jones2005, store
     from hpcmodels.sweep import SCHEDULER_ENV
 
-    monkeypatch.setattr(cli, "BUILD", tmp_path)
-    monkeypatch.setattr(papermill, "execute_notebook", _fake_run_scaled)
-    monkeypatch.setenv(SCHEDULER_ENV, "serial")
-    _fake_run_scaled.seen = []
-    assert cli.reproduce(["03"], {}, None) == 0  # quick
-    assert cli.main(["reproduce", "03", "--full", "--scheduler", "tcp://host:8786"]) == 0
-    quick, full = _fake_run_scaled.seen
-    assert "n_jobs" not in quick
-    assert {k: full[k] for k in FULL_SCALE["he2006"]} == FULL_SCALE["he2006"]
-    assert full["results_dir"] == str(tmp_path / "full" / "results")
-    assert full["figures_dir"] == str(tmp_path / "full" / "figures")
-    assert os.environ[SCHEDULER_ENV] == "tcp://host:8786"  # the kernels inherit it
-    report = (tmp_path / "REPORT.md").read_text()
-    assert "| ours (full scale) | verdict (full scale) |" in report
-    row = next(line for line in report.splitlines() if line.startswith("| Fig. 3 | x |"))
-    assert row.split("|")[-3:-1] == [" 1 ", " exact "]  # the full run's ours and verdict
-    assert " differs " in row  # the quick run's verdict, beside it
-    assert "At full scale: 1 exact." in report and "n_jobs" in report
+    monkeypatch.setattr(cli, "BUILD", tmp_path / "build")
+    monkeypatch.setattr(store, "RESULTS", tmp_path / "results")
+    full_points = jones2005.ensemble_points()
+    tiny = [dict(p, jobs_per_cluster=2_000) for p in full_points
+            if p["study"] == "baseline" and p["replicate"] < 2]  # fmt: skip
+    monkeypatch.setattr(jones2005, "ensemble_points", lambda: tiny)
+    seen = []
+
+    def execute(source, target, parameters=None, **_):
+        from hpcmodels.papers.report import Collector, compare_value
+
+        seen.append(dict(parameters))
+        report = Collector("jones2005", "Jones")
+        report.add(compare_value("Section 6.3 (one pass)", "migration_only ATT (s)", "1087",
+                                 900.0, kind="time"))  # fmt: skip
+        report.save(parameters["results_dir"])
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+    assert cli.main(["reproduce", "04", "--full", "--scheduler", "serial"]) == 0
+    assert os.environ[SCHEDULER_ENV] == "serial"
+    assert seen == [{"results_dir": str(tmp_path / "build" / "results")}]  # quick defaults
+    frame = store.read_store("jones2005")
+    assert len(frame) == 8 and set(frame["replicate"]) == {0, 1}
+    info = store.read_provenance("jones2005")
+    assert info["sweeps"][0]["points"] == 8 and "--full 04 --scheduler serial" in info["command"]
+    report = (tmp_path / "build" / "REPORT.md").read_text()
+    assert "| paper scale | verdict (paper scale) | reason (paper scale) |" in report
+    row = next(line for line in report.splitlines()
+               if line.startswith("| Section 6.3 (one pass) | migration_only ATT (s) |"))  # fmt: skip
+    assert " differs " in row and "(runs " in row and "2 runs)" in row
+    assert "At paper scale:" in report and "Paper scale: `results/jones2005.parquet`" in report
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: None)
+    assert cli.main(["reproduce", "03", "--full"]) == 0  # He: no ensembles yet
+    assert not store.store_path("he2006").exists()
 
 
 def test_full_scale_parameters_match_each_notebook():

@@ -350,47 +350,50 @@ def _read_results(path: Path) -> pd.DataFrame:
     return frame
 
 
-FULL_COLUMNS = ["ours (full scale)", "verdict (full scale)"]
-
-
-def _beside_full(frame: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
-    """The quick rows with the full-scale run's ``ours`` and ``verdict`` beside them,
-    matched on item and quantity (the n-th of a repeated pair with the n-th)."""
-    key = ["item", "quantity", "_n"]
-    quick = frame.assign(_n=frame.groupby(["item", "quantity"]).cumcount())
-    other = full.assign(_n=full.groupby(["item", "quantity"]).cumcount())
-    other = other[key + ["ours", "verdict"]].rename(
-        columns={"ours": FULL_COLUMNS[0], "verdict": FULL_COLUMNS[1]}
-    )
-    merged = quick.merge(other, on=key, how="left").drop(columns="_n")
-    merged[FULL_COLUMNS[1]] = merged[FULL_COLUMNS[1]].fillna("not run at full scale")
-    return merged
-
-
 def _counts(frame: pd.DataFrame, column: str = "verdict") -> str:
     counts = frame[column].value_counts()
     return ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v, 0))
 
 
+ENSEMBLE_RULE = (
+    "Paper scale: every item at its paper's own size, as a distribution of single runs "
+    "(replicates: a seed per run for synthetic workloads; for traces a speed vector and a "
+    "common 1 ± 1e-4 runtime scale), committed in `results/<paper>.parquet` with its "
+    "provenance. A printed value that is the mean of k runs of the paper is compared with "
+    "the distribution of our mean of k runs, resampled from our replicates: `within "
+    "tolerance` when the printed value lies in its central 95 % range or within the "
+    "tolerance of its kind of our mean, else `differs`, saying how many standard "
+    "deviations of our mean of k runs away. A claim that A beats B is judged on the paired "
+    "differences A - B over the same replicates: it holds (`qualitative`) when their 95 % "
+    "confidence interval lies on the claimed side of zero (`hpcmodels.ensemble`)."
+)
+
+
+def _scale_counts(frame: pd.DataFrame) -> str:
+    from .store import SCALE_COLUMNS
+
+    done = frame[frame[SCALE_COLUMNS[1]] != "not computed"]
+    return _counts(done, SCALE_COLUMNS[1]) if len(done) else "not computed"
+
+
 def write_report(results_dir: str | Path, report_path: str | Path,
-                 full_dir: str | Path | None = None) -> Path:  # fmt: skip
+                 store_dir: str | Path | None = None) -> Path:  # fmt: skip
     """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report: a
-    summary (paper x verdict counts, linked to each section, notebook and figures), the
-    tolerance policy, then one section per paper. With ``full_dir`` (the results of
-    ``reproduce --full``), each section shows the full-scale ``ours`` and verdict beside
-    the quick ones."""
+    summary (paper x verdict counts at both scales, linked to each section, notebook and
+    figures), the tolerance policy, then one section per paper. Each row shows the quick
+    run beside the paper scale, judged on the paper's store in ``store_dir`` (default:
+    the repository's ``results/``; :mod:`hpcmodels.papers.store`)."""
+    from .store import PAPERS, beside, paper_scale, read_provenance
+
     report = Path(report_path)
     results = sorted(Path(results_dir).glob("*.csv"), key=_notebook_order)
     parts = ["# hpcmodels reproduction report", ""]
     if not results:
         parts.append(f"No results found in `{results_dir}`: run the notebooks first.")
-    frames = {path: _read_results(path) for path in results}
-    fulls = {}
+    frames = {}
     for path in results:
-        other = None if full_dir is None else Path(full_dir) / path.name
-        if other is not None and other.exists():
-            fulls[path] = _read_results(other)
-            frames[path] = _beside_full(frames[path], fulls[path])
+        scale = paper_scale(path.stem, store_dir) if path.stem in PAPERS else None
+        frames[path] = beside(_read_results(path), scale)
     if frames:
         summary = []
         for path, frame in frames.items():
@@ -398,8 +401,8 @@ def write_report(results_dir: str | Path, report_path: str | Path,
             counts = frame["verdict"].value_counts()
             summary.append({"paper": f"[{title}](#{_anchor(title)})",
                             **{v: int(counts.get(v, 0)) for v in VERDICTS},
-                            "items": len(frame),
-                            "full scale": _counts(fulls[path]) if path in fulls else "not run",
+                            "items": int((frame["verdict"] != "").sum()),
+                            "paper scale": _scale_counts(frame),
                             "notebook and figures": _links(path.stem, report.parent)})  # fmt: skip
         table = pd.DataFrame(summary)
         parts += ["## Summary", "", _markdown_table(table.astype(object)), ""]
@@ -410,24 +413,25 @@ def write_report(results_dir: str | Path, report_path: str | Path,
                   _markdown_table(tolerance_table()), "",
                   f"Claims of closeness (\"close\", \"alike\", \"approximately the same\") "
                   f"hold when the relative spread is at most {ALIKE:.0%} or the 95 % "
-                  "confidence intervals overlap.", ""]  # fmt: skip
+                  "confidence intervals overlap.", "", ENSEMBLE_RULE, ""]  # fmt: skip
     for path, frame in frames.items():
         title = frame["title"].iloc[0] if len(frame) else path.stem
-        parts += [f"## {title}", "", f"{len(frame)} items: {_counts(frame)}.", ""]
-        if path in fulls:
-            parts += [f"At full scale: {_counts(fulls[path])}.", ""]
+        quick = frame[frame["verdict"] != ""]
+        parts += [f"## {title}", "", f"{len(quick)} items: {_counts(quick)}.", "",
+                  f"At paper scale: {_scale_counts(frame)}.", ""]  # fmt: skip
         links = _links(path.stem, report.parent)
         if links:
             parts += [f"Notebook and figures: {links}.", ""]
         run = path.with_suffix(".json")
         if run.exists():
             parts += [*_provenance_lines(json.loads(run.read_text())), ""]
-        full_run = None if full_dir is None else (Path(full_dir) / path.name).with_suffix(".json")
-        if path in fulls and full_run.exists():
-            parts += [
-                "Full scale — " + " ".join(_provenance_lines(json.loads(full_run.read_text()))),
-                "",
-            ]
+        store = read_provenance(path.stem, store_dir) if path.stem in PAPERS else None
+        if store:
+            sweeps = ", ".join(f"{s['points']} runs in {s['wall_seconds']:.0f} s"
+                               for s in store["sweeps"])  # fmt: skip
+            parts += [f"Paper scale: `results/{path.stem}.parquet`, commit "
+                      f"{store['commit'][:12]}, {store['started']} to {store['ended']} on "
+                      f"{store['machine']['cpus']} CPUs ({sweeps}).", ""]  # fmt: skip
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")

@@ -1,0 +1,207 @@
+"""Verdicts from ensembles: an item's value at paper scale is a distribution of single
+runs, not one run.
+
+A *replicate* is one single run with its own common random numbers: a seed for a
+synthetic workload; for a trace-driven experiment a speed vector and a common
+``1 +- 1e-4`` runtime scale (:func:`runtime_scale`). The same replicate index gives every
+method the same numbers, so two methods can be compared run by run.
+
+The rule, written once here and used by every paper (``README.md`` and
+``build/REPORT.md`` state it):
+
+* **A printed value** that is the mean of ``k`` runs of the paper (``k = 1`` for one
+  run) is compared with the distribution of *our* mean of ``k`` runs, resampled from our
+  replicates (:func:`mean_of_k`: ``RESAMPLES`` means of ``k`` replicates drawn with
+  replacement, from a fixed seed). ``within tolerance`` when the printed value lies in
+  that distribution's central 95 % range, or within the tolerance of the quantity's kind
+  (:data:`hpcmodels.papers.report.TOLERANCES`) of our mean; otherwise ``differs``, with
+  how many standard deviations of our mean of ``k`` runs it lies away.
+* **A claim that A beats B** (lower is better, or higher with ``higher_is_better``) is
+  judged on the paired differences ``A - B`` over the same replicates: their mean and
+  Student-t 95 % confidence interval. ``qualitative`` (the claim holds) when the interval
+  lies entirely on the claimed side of zero; ``differs`` otherwise, saying whether the
+  interval contains zero (our runs cannot tell) or lies on the other side (the claim is
+  reversed). Never two separate intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InvalidParameter, check_int
+from .stats import t_interval
+
+__all__ = [
+    "RESAMPLES",
+    "RUNTIME_JITTER",
+    "Ensemble",
+    "summarize",
+    "mean_of_k",
+    "runtime_scale",
+    "ensemble_value",
+    "paired_claim",
+]
+
+RESAMPLES = 20_000
+"""Means of ``k`` replicates drawn to estimate the distribution of our mean of ``k``."""
+
+RESAMPLE_SEED = 20240
+"""Seed of the resampling: the same replicates always give the same range."""
+
+RUNTIME_JITTER = 1e-4
+"""Half-width of the common runtime scale of a trace-driven replicate."""
+
+
+def _values(values, name: str = "values") -> np.ndarray:
+    try:
+        x = np.asarray(values, float)
+    except (TypeError, ValueError):
+        raise InvalidParameter(f"{name} must be numbers, got {values!r:.80}") from None
+    if x.ndim != 1 or x.size == 0:
+        raise InvalidParameter(f"{name} must be a non-empty 1-D series, got shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        bad = int(np.argmax(~np.isfinite(x)))
+        raise InvalidParameter(f"{name}[{bad}] = {x[bad]!r}: every replicate must be finite")
+    return x
+
+
+@dataclass(frozen=True)
+class Ensemble:
+    """Summary of one item's replicates: mean, Student-t 95 % half-width of the mean,
+    sample standard deviation, the single-run range and the number of replicates."""
+
+    mean: float
+    ci: float
+    sd: float
+    low: float
+    high: float
+    n: int
+
+    def text(self, digits: int = 4) -> str:
+        """``mean +- ci (runs low-high, n runs)``, numbers to ``digits`` significant
+        digits."""
+        f = f"{{:.{digits}g}}"
+        ci = "" if math.isnan(self.ci) else f" +- {f.format(self.ci)}"
+        return (f"{f.format(self.mean)}{ci} (runs {f.format(self.low)} to "
+                f"{f.format(self.high)}, {self.n} runs)")  # fmt: skip
+
+
+def summarize(values) -> Ensemble:
+    """The :class:`Ensemble` of a series of replicates (NaN half-width and standard
+    deviation for a single replicate)."""
+    x = _values(values)
+    mean, half = t_interval(x)
+    sd = float(x.std(ddof=1)) if x.size > 1 else float("nan")
+    return Ensemble(mean, half, sd, float(x.min()), float(x.max()), int(x.size))
+
+
+def mean_of_k(values, k: int = 1, *, confidence: float = 0.95) -> tuple[float, float]:
+    """Central ``confidence`` range of our mean of ``k`` runs, resampled from the
+    replicates ``values`` (with replacement, :data:`RESAMPLES` draws, fixed seed)."""
+    x = _values(values)
+    k = check_int("k", k, minimum=1)
+    if not 0 < confidence < 1:
+        raise InvalidParameter(f"confidence must lie in (0, 1), got {confidence!r}")
+    rng = np.random.default_rng(RESAMPLE_SEED)
+    means = x[rng.integers(0, x.size, size=(RESAMPLES, k))].mean(axis=1)
+    tail = 50 * (1 - confidence)
+    lo, hi = np.percentile(means, [tail, 100 - tail])
+    return float(lo), float(hi)
+
+
+def runtime_scale(replicate: int) -> float:
+    """The common runtime scale of trace-driven replicate ``replicate``: 1 for replicate
+    0 (the log as it is), else ``1 + RUNTIME_JITTER x u`` with ``u`` uniform on
+    ``[-1, 1)`` from ``default_rng(replicate)``. Every job's runtime (and estimate) is
+    multiplied by it: the workload keeps its shape, and the schedule shows how much
+    one run moves under a perturbation far below the log's one-second resolution."""
+    replicate = check_int("replicate", replicate, minimum=0)
+    if replicate == 0:
+        return 1.0
+    u = np.random.default_rng(replicate).uniform(-1.0, 1.0)
+    return float(1.0 + RUNTIME_JITTER * u)
+
+
+def ensemble_value(item: str, quantity: str, paper, values, *, kind: str, k: int = 1,
+                   other_input: str = "", note: str = "", cause: str = "") -> dict:  # fmt: skip
+    """A printed value (the mean of ``k`` runs of the paper) against our replicates, by
+    the module's rule. Returns a report row (:func:`hpcmodels.papers.report.compare_value`'s
+    columns) plus ``mean``, ``ci``, ``low``, ``high``, ``replicates``, ``range_k`` (our
+    95 % range of the mean of ``k``) and ``sigmas`` (how many standard deviations of our
+    mean of ``k`` runs the printed value lies from our mean)."""
+    from .papers.report import TOLERANCES, _join
+
+    if kind not in TOLERANCES:
+        raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
+    printed = paper if isinstance(paper, str) else repr(paper)
+    try:
+        p = float(printed)
+    except ValueError:
+        raise InvalidParameter(f"paper must be a number, got {paper!r}") from None
+    if not math.isfinite(p):
+        raise InvalidParameter(f"paper must be finite, got {paper!r}")
+    s = summarize(values)
+    k = check_int("k", k, minimum=1)
+    lo, hi = mean_of_k(values, k)
+    tol = TOLERANCES[kind].of(p)
+    sd_k = s.sd / math.sqrt(k) if s.n > 1 else float("nan")
+    sigmas = (p - s.mean) / sd_k if sd_k > 0 else (0.0 if p == s.mean else math.inf)
+    runs = "one run" if k == 1 else f"the mean of {k} runs"
+    where = f"ours {s.text()}; 95 % range of {runs}: {lo:.4g} to {hi:.4g}"
+    context = _join(f"input: {other_input}" if other_input else "", note)
+    if lo <= p <= hi:
+        verdict, reason = (
+            "within tolerance",
+            _join(f"the paper's value lies in our 95 % range of {runs}", where, context),
+        )
+    elif abs(p - s.mean) <= tol * (1 + 1e-12):
+        verdict, reason = (
+            "within tolerance",
+            _join(f"|paper - our mean| <= {tol:.3g} ({kind} tolerance)", where, context),
+        )
+    else:
+        away = (
+            f"the paper's value lies {abs(sigmas):.1f} standard deviations of {runs} from our mean"
+        )
+        verdict, reason = "differs", _join(away, cause or "cause not identified", where, context)
+    return dict(item=item, quantity=quantity, kind=kind, paper=p, ours=s.mean, diff=s.mean - p,
+                verdict=verdict, reason=reason, mean=s.mean, ci=s.ci, low=s.low, high=s.high,
+                replicates=s.n, range_k=f"{lo:.4g} to {hi:.4g}", sigmas=sigmas)  # fmt: skip
+
+
+def paired_claim(item: str, claim: str, a, b, *, a_name: str = "A", b_name: str = "B",
+                 higher_is_better: bool = False, note: str = "") -> dict:  # fmt: skip
+    """A claim that A beats B, judged on the paired differences ``a - b`` (the same
+    replicates, element by element) and their Student-t 95 % interval (module rule)."""
+    from .papers.report import _join
+
+    x, y = _values(a, "a"), _values(b, "b")
+    if x.size != y.size:
+        raise InvalidParameter(
+            f"a and b must pair replicate by replicate, got {x.size} and {y.size}"
+        )
+    if x.size < 2:
+        raise InvalidParameter("a paired claim needs at least 2 replicates")
+    d = x - y
+    mean, half = t_interval(d)
+    lo, hi = mean - half, mean + half
+    better = (lambda v: v > 0) if higher_is_better else (lambda v: v < 0)
+    wins = int(np.sum(better(d)))
+    ours = (f"{a_name} - {b_name} = {mean:+.4g} +- {half:.3g} (95 % CI, {d.size} paired runs; "
+            f"{a_name} better in {wins} of {d.size})")  # fmt: skip
+    if better(hi) and better(lo):
+        verdict, reason = "qualitative", note
+    elif lo <= 0 <= hi:
+        verdict, reason = "differs", _join("the paired 95 % CI contains 0: our runs cannot tell "
+                                           f"{a_name} from {b_name}", note)  # fmt: skip
+    else:
+        verdict, reason = (
+            "differs",
+            _join(f"reversed: {b_name} beats {a_name} on the paired runs", note),
+        )
+    return dict(item=item, quantity=claim, kind="claim", paper=claim, ours=ours, diff=mean,
+                verdict=verdict, reason=reason, mean=mean, ci=half, low=float(d.min()),
+                high=float(d.max()), replicates=int(d.size), range_k="", sigmas=float("nan"))  # fmt: skip

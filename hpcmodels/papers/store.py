@@ -1,0 +1,258 @@
+"""The paper-scale store: every paper's ensembles, computed once and committed.
+
+``results/<paper>.parquet`` holds one row per single run and item: ``item`` (a stable
+key), ``replicate``, ``value``, then the keyword arguments of the paper's point function
+that produced it (scalars only), so that any row can be recomputed.
+``results/<paper>.provenance.json`` says how the file was made: package version, commit,
+source fingerprint, command, machine, start and end time and the wall time of each
+sweep. Nobody edits these files by hand: ``python -m hpcmodels reproduce --full``
+writes them (:func:`compute_store`), the report and the notebooks read them
+(:func:`read_store`), and a test recomputes a sample of rows (:func:`recompute`).
+
+A paper takes part by defining, in its module under :mod:`hpcmodels.papers`:
+
+* ``ensemble_points() -> list[dict]``: the paper-scale points, each the keyword
+  arguments of ``ensemble_point`` (scalars; ``replicate`` among them);
+* ``ensemble_point(**point) -> dict[str, float]``: one single run, every item it
+  measures as ``{item key: value}``;
+* ``ensemble_rows(store) -> list[dict]``: the report rows judged from the store by the
+  rules of :mod:`hpcmodels.ensemble` (item and quantity as the quick rows name them).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import platform
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidParameter
+
+__all__ = [
+    "RESULTS",
+    "STORE_COLUMNS",
+    "ensemble_papers",
+    "store_path",
+    "read_store",
+    "read_provenance",
+    "compute_store",
+    "values",
+    "recompute",
+    "cheapest_rows",
+    "SCALE_COLUMNS",
+    "paper_scale",
+    "beside",
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "results"
+STORE_COLUMNS = ("item", "replicate", "value")
+PAPERS = ("shih2013", "huang2006", "he2006", "jones2005", "filippopoulos")
+
+
+def _module(paper: str):
+    if paper not in PAPERS:
+        raise InvalidParameter(f"unknown paper {paper!r}; choose one of {list(PAPERS)}")
+    return importlib.import_module(f"hpcmodels.papers.{paper}")
+
+
+def ensemble_papers() -> list[str]:
+    """The papers whose modules define paper-scale ensembles (module docstring)."""
+    return [p for p in PAPERS if hasattr(_module(p), "ensemble_points")]
+
+
+def store_path(paper: str, folder: str | Path | None = None) -> Path:
+    """``<folder>/<paper>.parquet`` (default folder: the repository's ``results/``)."""
+    _module(paper)
+    return Path(folder or RESULTS) / f"{paper}.parquet"
+
+
+def read_store(paper: str, folder: str | Path | None = None) -> pd.DataFrame | None:
+    """The paper's store, or ``None`` when it has not been computed."""
+    path = store_path(paper, folder)
+    if not path.exists():
+        return None
+    frame = pd.read_parquet(path)
+    missing = [c for c in STORE_COLUMNS if c not in frame]
+    if missing:
+        raise InvalidParameter(f"{path} lacks column(s) {missing}: not a paper-scale store")
+    return frame
+
+
+def read_provenance(paper: str, folder: str | Path | None = None) -> dict | None:
+    path = store_path(paper, folder).with_suffix(".provenance.json")
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _commit() -> str:
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=10, check=True)  # fmt: skip
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=ROOT, capture_output=True, text=True, timeout=10)  # fmt: skip
+        return out.stdout.strip() + ("+uncommitted changes" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _rows(points: list[dict], results: list[dict]) -> pd.DataFrame:
+    rows = []
+    for point, result in zip(points, results, strict=True):
+        # a sweep's results carry every point's keys (NaN where a point has no such item)
+        mine = {item: float(v) for item, v in result.items() if v is not None and np.isfinite(v)}
+        if not mine:
+            raise InvalidParameter(f"ensemble point {point} gave no finite value: {result}")
+        for item, value in mine.items():
+            rows.append({"item": item, "value": value, **point})
+    frame = pd.DataFrame(rows)
+    frame["replicate"] = frame["replicate"].astype(np.int64)
+    return frame.sort_values(["item", "replicate"], kind="stable", ignore_index=True)
+
+
+def compute_store(paper: str, *, folder: str | Path | None = None, cache: str | Path | None = None,
+                  client=None, progress: bool = True, command: str = "") -> Path:  # fmt: skip
+    """Run the paper's ensemble points as one sweep (``cache``: a folder of finished
+    points, so an interrupted run resumes; ``client``: where they run) and write the
+    store and its provenance. A failed point raises, naming it, and writes nothing."""
+    from ..sweep import package_version, sweep_results
+
+    module = _module(paper)
+    if not hasattr(module, "ensemble_points"):
+        raise InvalidParameter(f"paper {paper!r} has no paper-scale ensembles yet")
+    points = module.ensemble_points()
+    for point in points:
+        if "replicate" not in point:
+            raise InvalidParameter(f"{paper}: ensemble point {point} has no 'replicate'")
+    started = datetime.now(UTC)
+    began = time.perf_counter()
+    results = sweep_results(module.ensemble_point, points, cache=cache, client=client,
+                            progress=progress, desc=f"{paper} ensembles")  # fmt: skip
+    wall = time.perf_counter() - began
+    frame = _rows(points, results)
+    path = store_path(paper, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_parquet(path, index=False)
+    from .. import __version__
+
+    provenance = {
+        "paper": paper,
+        "package_version": __version__,
+        "source_fingerprint": package_version(),
+        "commit": _commit(),
+        "command": command or "python -m hpcmodels reproduce --full",
+        "machine": {
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "processor": platform.processor(),
+        },  # fmt: skip
+        "started": started.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "ended": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "sweeps": [
+            {
+                "sweep": f"{paper} ensembles",
+                "points": len(points),
+                "rows": len(frame),
+                "wall_seconds": round(wall, 1),
+            }
+        ],  # fmt: skip
+        "data": os.environ.get("HPCMODELS_DATA", ""),
+    }
+    path.with_suffix(".provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")
+    return path
+
+
+def values(store: pd.DataFrame, item: str) -> np.ndarray:
+    """The item's single-run values in replicate order; an item the store lacks is an
+    error naming it."""
+    rows = store[store["item"] == item].sort_values("replicate", kind="stable")
+    if rows.empty:
+        raise InvalidParameter(f"the store has no rows for item {item!r}")
+    return rows["value"].to_numpy(float)
+
+
+def _parameters(row: pd.Series) -> dict:
+    point = {}
+    for key, value in row.items():
+        if key in ("item", "value"):
+            continue
+        if isinstance(value, float) and np.isnan(value):
+            value = None
+        elif isinstance(value, np.generic):
+            value = value.item()
+        point[key] = value
+    return point
+
+
+def recompute(paper: str, row: pd.Series) -> float:
+    """The stored single run of ``row`` computed again with today's code."""
+    return float(_module(paper).ensemble_point(**_parameters(row))[row["item"]])
+
+
+def cheapest_rows(paper: str, store: pd.DataFrame, n: int = 2) -> pd.DataFrame:
+    """``n`` stored rows of different points whose recomputation is cheapest: the paper
+    module's ``ensemble_cost(point)`` when it has one (else the first points)."""
+    module = _module(paper)
+    params = [c for c in store.columns if c not in ("item", "value")]
+    firsts = store.drop_duplicates(params)
+    cost = getattr(module, "ensemble_cost", None)
+    if cost is not None:
+        keys = [cost(_parameters(r)) for _, r in firsts.iterrows()]
+        firsts = firsts.assign(_cost=keys).sort_values("_cost", kind="stable").drop(columns="_cost")
+    return firsts.head(n)
+
+
+SCALE_COLUMNS = ["paper scale", "verdict (paper scale)", "reason (paper scale)"]
+
+
+def paper_scale(paper: str, folder: str | Path | None = None) -> pd.DataFrame | None:
+    """The paper's report rows judged on its store (``None`` when it has no store yet)."""
+    store = read_store(paper, folder)
+    if store is None or not hasattr(_module(paper), "ensemble_rows"):
+        return None
+    return pd.DataFrame(_module(paper).ensemble_rows(store))
+
+
+def _scale_text(row) -> str:
+    if row["kind"] == "claim":
+        return str(row["ours"])
+    ci = "" if pd.isna(row["ci"]) else f" ± {row['ci']:.3g}"
+    return (f"{row['mean']:.4g}{ci} (runs {row['low']:.4g} to {row['high']:.4g}, "
+            f"{int(row['replicates'])} runs)")  # fmt: skip
+
+
+def beside(quick: pd.DataFrame, scale: pd.DataFrame | None) -> pd.DataFrame:
+    """The quick rows with the paper-scale value, verdict and reason beside them,
+    matched on item and quantity (the n-th of a repeated pair with the n-th); rows of
+    the paper scale that the quick run lacks come last, with empty quick columns. No
+    store: the paper-scale columns say ``not computed``."""
+    frame = quick.copy()
+    if scale is None or scale.empty:
+        for column in SCALE_COLUMNS:
+            frame[column] = "" if column != SCALE_COLUMNS[1] else "not computed"
+        return frame
+    key = ["item", "quantity", "_n"]
+    other = scale.assign(**{SCALE_COLUMNS[0]: scale.apply(_scale_text, axis=1)})
+    other = other.rename(columns={"verdict": SCALE_COLUMNS[1], "reason": SCALE_COLUMNS[2]})
+    other = other.assign(_n=other.groupby(["item", "quantity"]).cumcount())
+    left = frame.assign(_n=frame.groupby(["item", "quantity"]).cumcount())
+    merged = left.merge(other[key + SCALE_COLUMNS], on=key, how="left", indicator=True)
+    extra = other.merge(left[key], on=key, how="left", indicator=True)
+    extra = extra[extra["_merge"] == "left_only"]
+    merged = merged.drop(columns="_merge")
+    merged[SCALE_COLUMNS[1]] = merged[SCALE_COLUMNS[1]].fillna("not computed")
+    merged[[SCALE_COLUMNS[0], SCALE_COLUMNS[2]]] = merged[
+        [SCALE_COLUMNS[0], SCALE_COLUMNS[2]]
+    ].fillna("")
+    if not extra.empty:
+        rest = extra[["item", "quantity", "kind", "paper"] + SCALE_COLUMNS].assign(verdict="")
+        merged = pd.concat([merged, rest], ignore_index=True)
+    return merged.drop(columns="_n")

@@ -1,0 +1,136 @@
+"""Verdicts from ensembles (hpcmodels.ensemble): the mean-of-k rule, paired claims, the
+trace replicates' runtime scale, and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hpcmodels.ensemble import (
+    RUNTIME_JITTER,
+    ensemble_value,
+    mean_of_k,
+    paired_claim,
+    runtime_scale,
+    summarize,
+)
+from hpcmodels.errors import HpcmodelsError, InvalidParameter
+
+RUNS = np.array([1050.0, 1075.0, 1090.0, 1062.0, 1101.0, 1083.0, 1070.0, 1095.0, 1058.0, 1088.0])
+
+
+def test_summary_of_replicates():
+    s = summarize(RUNS)
+    assert s.mean == pytest.approx(RUNS.mean())
+    assert s.sd == pytest.approx(RUNS.std(ddof=1))
+    assert (s.low, s.high, s.n) == (1050.0, 1101.0, 10)
+    assert s.ci == pytest.approx(2.262157 * s.sd / math.sqrt(10), rel=1e-6)  # t(0.975, 9)
+    assert "runs 1050 to 1101, 10 runs" in s.text()
+
+
+def test_the_range_of_a_mean_of_k_narrows_like_one_over_root_k():
+    lo1, hi1 = mean_of_k(RUNS, 1)
+    lo9, hi9 = mean_of_k(RUNS, 9)
+    assert RUNS.min() <= lo1 < hi1 <= RUNS.max()
+    assert lo1 < lo9 < RUNS.mean() < hi9 < hi1
+    assert (hi9 - lo9) / (hi1 - lo1) == pytest.approx(1 / 3, rel=0.25)
+    assert mean_of_k(RUNS, 9) == (lo9, hi9)  # a fixed resampling seed: same replicates, same range
+
+
+def test_a_printed_value_inside_our_range_is_within_tolerance():
+    row = ensemble_value("6.3", "MO ATT (s)", "1087", RUNS, kind="time")
+    assert row["verdict"] == "within tolerance" and "95 % range of one run" in row["reason"]
+    assert row["replicates"] == 10 and row["ours"] == pytest.approx(RUNS.mean())
+
+
+def test_outside_the_range_but_within_the_kinds_tolerance():
+    # 5 % of 1130 is 56.5 s: our mean 1077 s lies within it, the print beyond every run
+    row = ensemble_value("6.3", "MO ATT (s)", "1130", RUNS, kind="time")
+    assert row["verdict"] == "within tolerance" and "time tolerance" in row["reason"]
+
+
+def test_a_value_far_outside_says_how_many_standard_deviations():
+    row = ensemble_value("6.3", "MO ATT (s)", "1300", RUNS, kind="time", k=5, cause="measured")
+    assert row["verdict"] == "differs"
+    sd5 = RUNS.std(ddof=1) / math.sqrt(5)
+    assert row["sigmas"] == pytest.approx((1300 - RUNS.mean()) / sd5)
+    assert f"{row['sigmas']:.1f} standard deviations of the mean of 5 runs" in row["reason"]
+    assert "measured" in row["reason"]
+
+
+def test_the_mean_of_k_decides_where_one_run_would_not():
+    """A print 1.2 sd from our mean: inside the range of one run, outside that of the
+    mean of 10 runs (the paper averaged 10 runs, so ours must too)."""
+    runs = np.random.default_rng(1).normal(100.0, 10.0, 40)
+    printed = f"{runs.mean() + 1.2 * runs.std(ddof=1):.3f}"
+    assert (
+        ensemble_value("x", "q", printed, runs, kind="count", k=1)["verdict"] == "within tolerance"
+    )
+    assert ensemble_value("x", "q", printed, runs, kind="count", k=10)["verdict"] == "differs"
+
+
+def test_a_paired_claim_holds_where_unpaired_intervals_overlap():
+    """B better than A by 5 s on every one of 10 streams whose ATTs spread over 50 s:
+    the separate intervals overlap, the paired one excludes zero."""
+    a = RUNS
+    b = RUNS - 5.0 + np.random.default_rng(0).normal(0, 1, RUNS.size)
+    sa, sb = summarize(a), summarize(b)
+    assert abs(sa.mean - sb.mean) < sa.ci + sb.ci  # unpaired: cannot tell
+    row = paired_claim("6.3", "B beats A", b, a, a_name="B", b_name="A")
+    assert row["verdict"] == "qualitative" and "B better in 10 of 10" in row["ours"]
+
+
+def test_a_paired_claim_that_our_runs_cannot_decide_or_that_is_reversed():
+    noise = np.random.default_rng(2).normal(0, 1, 10)
+    row = paired_claim("x", "B beats A", RUNS + noise, RUNS)
+    assert row["verdict"] == "differs" and "contains 0" in row["reason"]
+    row = paired_claim("x", "B beats A", RUNS + 10 + noise, RUNS, a_name="B", b_name="A")
+    assert row["verdict"] == "differs" and row["reason"].startswith("reversed: A beats B")
+    up = paired_claim("x", "B higher", RUNS + 10 + noise, RUNS, higher_is_better=True)
+    assert up["verdict"] == "qualitative"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=30), st.integers(1, 12))
+def test_the_range_of_the_mean_lies_within_the_runs(runs, k):
+    lo, hi = mean_of_k(runs, k)
+    assert min(runs) - 1e-6 <= lo <= hi <= max(runs) + 1e-6
+
+
+def test_runtime_scale_of_trace_replicates():
+    assert runtime_scale(0) == 1.0  # replicate 0 is the log itself
+    scales = [runtime_scale(r) for r in range(1, 200)]
+    assert all(abs(s - 1) <= RUNTIME_JITTER for s in scales)
+    assert len(set(scales)) == len(scales) and runtime_scale(7) == runtime_scale(7)
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: summarize([]), "values"),
+        (lambda: summarize([1.0, float("nan")]), "values[1]"),
+        (lambda: summarize([1.0, float("inf")]), "values[1]"),
+        (lambda: summarize("abc"), "values"),
+        (lambda: summarize([[1.0, 2.0]]), "values"),
+        (lambda: mean_of_k(RUNS, 0), "k"),
+        (lambda: mean_of_k(RUNS, 2.5), "k"),
+        (lambda: mean_of_k(RUNS, True), "k"),
+        (lambda: mean_of_k(RUNS, 2, confidence=1.0), "confidence"),
+        (lambda: ensemble_value("x", "q", "1", RUNS, kind="speed"), "kind"),
+        (lambda: ensemble_value("x", "q", "n/a", RUNS, kind="time"), "paper"),
+        (lambda: ensemble_value("x", "q", float("nan"), RUNS, kind="time"), "paper"),
+        (lambda: paired_claim("x", "c", RUNS, RUNS[:5]), "pair"),
+        (lambda: paired_claim("x", "c", [1.0], [2.0]), "at least 2"),
+        (lambda: runtime_scale(-1), "replicate"),
+        (lambda: runtime_scale(1.5), "replicate"),
+    ],
+)
+def test_bad_input_is_an_error_naming_the_field(call, field):
+    with pytest.raises(InvalidParameter, match=None) as err:
+        call()
+    assert isinstance(err.value, HpcmodelsError) and isinstance(err.value, ValueError)
+    assert field in str(err.value)
