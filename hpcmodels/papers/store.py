@@ -132,6 +132,7 @@ def compute_store(paper: str, *, folder: str | Path | None = None, cache: str | 
         if "replicate" not in point:
             raise InvalidParameter(f"{paper}: ensemble point {point} has no 'replicate'")
     started = datetime.now(UTC)
+    commit, fingerprint = _commit(), package_version()  # the code that computes the runs
     began = time.perf_counter()
     results = sweep_results(module.ensemble_point, points, cache=cache, client=client,
                             progress=progress, desc=f"{paper} ensembles")  # fmt: skip
@@ -145,8 +146,8 @@ def compute_store(paper: str, *, folder: str | Path | None = None, cache: str | 
     provenance = {
         "paper": paper,
         "package_version": __version__,
-        "source_fingerprint": package_version(),
-        "commit": _commit(),
+        "source_fingerprint": fingerprint,
+        "commit": commit,
         "command": command or "python -m hpcmodels reproduce --full",
         "machine": {
             "platform": platform.platform(),
