@@ -96,9 +96,9 @@ def _commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                              text=True, timeout=10, check=True)  # fmt: skip
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=ROOT, capture_output=True, text=True, timeout=10)  # fmt: skip
-        return out.stdout.strip() + ("+uncommitted changes" if dirty.stdout.strip() else "")
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "hpcmodels"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10)  # fmt: skip
+        return out.stdout.strip() + ("+uncommitted package changes" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
 
