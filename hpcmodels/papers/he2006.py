@@ -584,23 +584,32 @@ def fig3(
     ``progress`` go to :func:`hpcmodels.sweep.sweep`: where the points run (default:
     ``HPCMODELS_DASK_SCHEDULER``, else a LocalCluster), a folder that keeps finished
     points (a rerun computes only the others), progress bar."""
+    return simulate_cases(fig3_cases(workloads), settings, desc="Fig. 3", client=client,
+                          cache=cache, progress=progress)  # fmt: skip
+
+
+def fig3_cases(workloads: Sequence[float] = WORKLOADS) -> list[Case]:
+    """Fig. 3's cases: every algorithm at every workload (Table 2, slack U[0, 30])."""
     configs = [({"workload": w}, {"system": TABLE2, "workload": w}) for w in workloads]
-    return simulate_cases(algorithm_cases(configs, ALGORITHMS), settings, desc="Fig. 3",
-                          client=client, cache=cache, progress=progress)  # fmt: skip
+    return algorithm_cases(configs, ALGORITHMS)
 
 
 STEP_ALGORITHMS = ("ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM")
 
 
-def _step_sweep(label: str, build: Callable[[int, int], MultiCluster], settings: SimSettings,
-                workload: float, desc: str, **options) -> pd.DataFrame:  # fmt: skip
+def step_cases(label: str, build: Callable[[int, int], MultiCluster],
+               workload: float = 0.5) -> list[Case]:  # fmt: skip
     """One configuration per step of :data:`STEPS` (``build(first, second)``, labelled
-    ``label``: "[21,1]" ...), slack U[0,10], the algorithms of Figs. 4-5."""
+    ``label``: "[21,1]" ...), slack U[0,10], with the algorithms of Figs. 4-5."""
     configs = [({label: f"[{a},{b}]"},
                 {"system": build(a, b), "workload": workload, "slack": FIG4_SLACK})
                for a, b in STEPS]  # fmt: skip
-    return simulate_cases(algorithm_cases(configs, STEP_ALGORITHMS), settings, desc=desc,
-                          **options)  # fmt: skip
+    return algorithm_cases(configs, STEP_ALGORITHMS)
+
+
+def _step_sweep(label: str, build: Callable[[int, int], MultiCluster], settings: SimSettings,
+                workload: float, desc: str, **options) -> pd.DataFrame:  # fmt: skip
+    return simulate_cases(step_cases(label, build, workload), settings, desc=desc, **options)
 
 
 def fig4(
@@ -642,11 +651,16 @@ def fig6(
 ) -> pd.DataFrame:
     """Figs. 6a/6b: slack uniform on [0, upper] at workload 0.8 (Table 2 system; sweep
     options as :func:`fig3`)."""
+    return simulate_cases(fig6_cases(uppers, workload), settings, desc="Fig. 6", client=client,
+                          cache=cache, progress=progress)  # fmt: skip
+
+
+def fig6_cases(uppers: Sequence[float] = SLACK_UPPERS, workload: float = 0.8) -> list[Case]:
+    """Fig. 6's cases: OMR-RR, W-RR and DLM per slack upper limit (Table 2 system)."""
     configs = [({"slack_upper": s},
                 {"system": TABLE2, "workload": workload, "slack": UniformSlack(0.0, s)})
                for s in uppers]  # fmt: skip
-    return simulate_cases(algorithm_cases(configs, ["OMR-RR", "W-RR", "DLM"]), settings,
-                          desc="Fig. 6", client=client, cache=cache, progress=progress)  # fmt: skip
+    return algorithm_cases(configs, ["OMR-RR", "W-RR", "DLM"])
 
 
 def fig7a(
@@ -662,11 +676,17 @@ def fig7a(
     """Fig. 7a: CV of inter-arrival times 1.0-3.0 at workload 0.3, Bounded Pareto sizes
     (``sizes="exponential"`` gives the control with the sizes of Figs. 3-6; sweep options
     as :func:`fig3`)."""
+    return simulate_cases(fig7a_cases(cvs, workload, sizes), settings, desc="Fig. 7a",
+                          client=client, cache=cache, progress=progress)  # fmt: skip
+
+
+def fig7a_cases(cvs: Sequence[float] = CVS, workload: float = 0.3,
+                sizes: str = "bounded_pareto") -> list[Case]:  # fmt: skip
+    """Fig. 7a's cases: ORT-RR, W-RR and DLL per CV of the inter-arrival times."""
     configs = [({"cv": cv, "workload": workload},
                 {"system": TABLE2, "workload": workload, "arrival_cv": cv, "sizes": sizes})
                for cv in cvs]  # fmt: skip
-    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"]), settings,
-                          desc="Fig. 7a", client=client, cache=cache, progress=progress)  # fmt: skip
+    return algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"])
 
 
 def fig7b(
@@ -681,11 +701,17 @@ def fig7b(
 ) -> pd.DataFrame:
     """Fig. 7b: workload 0.1-0.9 at CV 3.0, Bounded Pareto sizes (``sizes`` as
     :func:`fig7a`; sweep options as :func:`fig3`)."""
+    return simulate_cases(fig7b_cases(workloads, cv, sizes), settings, desc="Fig. 7b",
+                          client=client, cache=cache, progress=progress)  # fmt: skip
+
+
+def fig7b_cases(workloads: Sequence[float] = WORKLOADS, cv: float = 3.0,
+                sizes: str = "bounded_pareto") -> list[Case]:  # fmt: skip
+    """Fig. 7b's cases: ORT-RR, W-RR and DLL per workload at CV ``cv``."""
     configs = [({"workload": w},
                 {"system": TABLE2, "workload": w, "arrival_cv": cv, "sizes": sizes})
                for w in workloads]  # fmt: skip
-    return simulate_cases(algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"]), settings,
-                          desc="Fig. 7b", client=client, cache=cache, progress=progress)  # fmt: skip
+    return algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"])
 
 
 def fig8a(
@@ -700,17 +726,22 @@ def fig8a(
     """Fig. 8a: approximate (ORT-RR with the fractions kept from ``initial``) versus
     accurate allocation (ORT-RR recomputed), and W-RR, per relative workload change
     (sweep options as :func:`fig3`)."""
+    return simulate_cases(fig8a_cases(initial, changes), settings, desc="Fig. 8a",
+                          client=client, cache=cache, progress=progress)  # fmt: skip
+
+
+def fig8a_cases(initial: float = 0.3, changes: Sequence[float] = CHANGES) -> list[Case]:
+    """Fig. 8a's cases: ORT-RR with the fractions of ``initial`` kept (approximate) and
+    recomputed (accurate), and W-RR (weighted), per relative workload change."""
 
     def configs(label: str, alloc: float | None) -> list[Case]:
         return [({"change": c, "workload": initial * (1 + c), "allocation": label},
                  {"system": TABLE2, "workload": initial * (1 + c), "alloc_workload": alloc})
                 for c in changes]  # fmt: skip
 
-    cases = [*algorithm_cases(configs("approximate", initial), ["ORT-RR"]),
-             *algorithm_cases(configs("accurate", None), ["ORT-RR"]),
-             *algorithm_cases(configs("weighted", None), ["W-RR"])]  # fmt: skip
-    return simulate_cases(cases, settings, desc="Fig. 8a", client=client, cache=cache,
-                          progress=progress)  # fmt: skip
+    return [*algorithm_cases(configs("approximate", initial), ["ORT-RR"]),
+            *algorithm_cases(configs("accurate", None), ["ORT-RR"]),
+            *algorithm_cases(configs("weighted", None), ["W-RR"])]  # fmt: skip
 
 
 # ------------------------------------------------------------------ approximate allocation
@@ -985,22 +1016,56 @@ def _alike_claim(item: str, quantity: str, text: str, values: pd.Series, cis: pd
                          "95 % CIs do not all overlap")  # fmt: skip
 
 
+def _fig3_bound() -> str:
+    """Section 5.2 at workload 0.1: the largest gain any allocation could have."""
+    weighted = weighted_allocation(TABLE2.nodes, TABLE2.rates)
+    r_w = _analytic_r(TABLE2, TABLE2.arrival_rate(0.1), weighted)
+    fastest = 1 / TABLE2.rates.max()
+    return (f"with no waiting and every job on the speed-20 nodes the gain is at most "
+            f"{improvement(fastest, r_w):.1f} % by (W - ORT)/W, "
+            f"{improvement_of_better(fastest, r_w):.1f} % by (W - ORT)/ORT")  # fmt: skip
+
+
+def _model_gain(df: pd.DataFrame, w: float, **where) -> str:
+    """ORT's gain over W in the M/M/m model (random splitting) at workload ``w``."""
+    o = _value(df, "ORT-RR", "analytic_response", workload=w, **where)
+    x = _value(df, "W-RR", "analytic_response", workload=w, **where)
+    return (f"M/M/m model (random splitting): ORT gains {improvement(o, x):.1f} % "
+            f"(W - ORT)/W, {improvement_of_better(o, x):.1f} % (W - ORT)/ORT")  # fmt: skip
+
+
+def _fig3_gap(df: pd.DataFrame, w: float = 0.9) -> str:
+    """Why ORT gains little at high load: its fractions are near the weighted ones."""
+    weighted = weighted_allocation(TABLE2.nodes, TABLE2.rates)
+    gap = np.abs(fractions("ORT", TABLE2, TABLE2.arrival_rate(w)) - weighted).max()
+    return (f"at workload {w:g} ORT's fractions are within {gap:.4f} of the weighted ones; "
+            f"{_model_gain(df, w)}")  # fmt: skip
+
+
+def _rr_versus_rand(df: pd.DataFrame, real) -> str:
+    """Where W-RR beats ORT-Rand: the allocation's gain (model) against round-robin's."""
+    parts = []
+    for k, _ in real:
+        o = _value(df, "ORT-Rand", "analytic_response", workload=k)
+        x = _value(df, "W-Rand", "analytic_response", workload=k)
+        rr = improvement(_value(df, "W-RR", workload=k), _value(df, "W-Rand", workload=k))
+        parts.append(f"at {k:g} ORT's allocation gains {improvement(o, x):.1f} % in the "
+                     f"M/M/m model, round-robin gains {rr:.1f} % over random under W")  # fmt: skip
+    return "; ".join(parts)
+
+
+def _dll_cause(df: pd.DataFrame, real) -> str:
+    """Where ORT-RR beats DLL: by how much, and which DLL reading is computed."""
+    parts = [f"DLL {improvement_of_better(_value(df, 'ORT-RR', workload=k), _value(df, 'DLL', workload=k)):.1f} % "
+             f"above ORT-RR at {k:g}" for k, _ in real]  # fmt: skip
+    return (
+        ", ".join(parts) + "; our DLL reading (least expected response time: backlog "
+        "until a node frees + mean service time) is the only one computed"
+    )
+
+
 def fig3_checks(df: pd.DataFrame) -> list[dict]:
     """Section 5.2's statements about Figs. 3a and 3b."""
-    lam01 = TABLE2.arrival_rate(0.1)
-    weighted = weighted_allocation(TABLE2.nodes, TABLE2.rates)
-    r_w = _analytic_r(TABLE2, lam01, weighted)
-    fastest = 1 / TABLE2.rates.max()
-    bound = (f"with no waiting and every job on the speed-20 nodes the gain is at most "
-             f"{improvement(fastest, r_w):.1f} % by (W - ORT)/W, "
-             f"{improvement_of_better(fastest, r_w):.1f} % by (W - ORT)/ORT")  # fmt: skip
-    gap09 = np.abs(fractions("ORT", TABLE2, TABLE2.arrival_rate(0.9)) - weighted).max()
-
-    def model_gain(w: float) -> str:
-        o = _value(df, "ORT-RR", "analytic_response", workload=w)
-        x = _value(df, "W-RR", "analytic_response", workload=w)
-        return (f"M/M/m model (random splitting): ORT gains {improvement(o, x):.1f} % "
-                f"(W - ORT)/W, {improvement_of_better(o, x):.1f} % (W - ORT)/ORT")  # fmt: skip
 
     def gain_row(w: float, key: str, note: str = "", cause: str = "") -> dict:
         return percent_row("Fig. 3a", f"ORT-RR better than W-RR at workload {w:g} (%)", key,
@@ -1008,36 +1073,16 @@ def fig3_checks(df: pd.DataFrame) -> list[dict]:
                                          _runs(df, "W-RR", workload=w), "ORT-RR", "W-RR"),
                            note=note, cause=cause)  # fmt: skip
 
-    def rr_versus_rand(real) -> str:
-        parts = []
-        for k, _ in real:
-            o = _value(df, "ORT-Rand", "analytic_response", workload=k)
-            x = _value(df, "W-Rand", "analytic_response", workload=k)
-            rr = improvement(_value(df, "W-RR", workload=k), _value(df, "W-Rand", workload=k))
-            parts.append(f"at {k:g} ORT's allocation gains {improvement(o, x):.1f} % in the "
-                         f"M/M/m model, round-robin gains {rr:.1f} % over random under W")  # fmt: skip
-        return "; ".join(parts)
-
-    def dll_cause(real) -> str:
-        parts = [f"DLL {improvement_of_better(_value(df, 'ORT-RR', workload=k), _value(df, 'DLL', workload=k)):.1f} % "
-                 f"above ORT-RR at {k:g}" for k, _ in real]  # fmt: skip
-        return (
-            ", ".join(parts) + "; our DLL reading (least expected response time: backlog "
-            "until a node frees + mean service time) is the only one computed"
-        )
-
     rows = [
-        gain_row(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=bound, cause=model_gain(0.1)),
-        gain_row(0.9, "fig3a_ort_rr_vs_w_rr_0.9",
-                 cause=f"at workload 0.9 ORT's fractions are within {gap09:.4f} of the "
-                 f"weighted ones; {model_gain(0.9)}"),
+        gain_row(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=_fig3_bound(), cause=_model_gain(df, 0.1)),
+        gain_row(0.9, "fig3a_ort_rr_vs_w_rr_0.9", cause=_fig3_gap(df, 0.9)),
         _everywhere(df, "workload", "mean_response", "ORT-RR", ["W-RR", "OMR-RR"],
                     "3a: ORT-RR has a lower mean response time than W-RR and OMR-RR"),
         _everywhere(df, "workload", "mean_response", "ORT-Rand", ["W-Rand", "OMR-Rand"],
                     "3a: ORT-Rand has a lower mean response time than W-Rand and OMR-Rand"),
         _everywhere(df, "workload", "mean_response", "ORT-Rand", ["W-RR"],
                     "3a: ORT-Rand has a lower mean response time than W-RR",
-                    cause=rr_versus_rand),
+                    cause=lambda real: _rr_versus_rand(df, real)),
     ]  # fmt: skip
     gain = _gain_curve(df, "workload")
     rows.append(compare_claim(
@@ -1065,7 +1110,7 @@ def fig3_checks(df: pd.DataFrame) -> list[dict]:
         _everywhere(df, "workload", "miss_rate", "OMR-RR", ["OMR-Rand"],
                     "3b: round-robin beats random dispatch under OMR"),
         _everywhere(df, "workload", "mean_response", "DLL", ["ORT-RR"],
-                    "3a: DLL bounds ORT-RR from below", cause=dll_cause),
+                    "3a: DLL bounds ORT-RR from below", cause=lambda real: _dll_cause(df, real)),
         _everywhere(df, "workload", "miss_rate", "DLM", ["OMR-RR"],
                     "3b: DLM bounds OMR-RR from below"),
     ]  # fmt: skip
@@ -1140,16 +1185,21 @@ def fig4_checks(df: pd.DataFrame) -> list[dict]:
     ]  # fmt: skip
 
 
-def fig5_checks(df: pd.DataFrame, fig4_df: pd.DataFrame | None = None) -> list[dict]:
-    """Section 5.4's statements about Figs. 5a and 5b."""
+def _fig5_bound(df: pd.DataFrame) -> str:
+    """Fig. 5a: with every node at speed 10, the most a size difference can gain."""
     ort = _series(df, "ORT-RR", "nodes")
     floor = MultiCluster((6, 6, 6, 6), (10, 10, 10, 10)).mean_size / 10
+    return (f"every node has speed 10, so no job responds faster than its mean service "
+            f"time {floor:.1f} s, while [6,6] already gives {ort['[6,6]']:.2f} s: at most "
+            f"{improvement(floor, ort['[6,6]']):.1f} % (R0 - R1)/R0, "
+            f"{improvement_of_better(floor, ort['[6,6]']):.1f} % (R0 - R1)/R1 can be gained")  # fmt: skip
+
+
+def fig5_checks(df: pd.DataFrame, fig4_df: pd.DataFrame | None = None) -> list[dict]:
+    """Section 5.4's statements about Figs. 5a and 5b."""
     omr = _series(df, "OMR-RR", "nodes", "miss_rate")
     omr_model = _series(df, "OMR-RR", "nodes", "analytic_miss")
-    bound = (f"every node has speed 10, so no job responds faster than its mean service "
-             f"time {floor:.1f} s, while [6,6] already gives {ort['[6,6]']:.2f} s: at most "
-             f"{improvement(floor, ort['[6,6]']):.1f} % (R0 - R1)/R0, "
-             f"{improvement_of_better(floor, ort['[6,6]']):.1f} % (R0 - R1)/R1 can be gained")  # fmt: skip
+    bound = _fig5_bound(df)
     readings = decrease_readings(_runs(df, "ORT-RR", nodes="[6,6]"),
                                  _runs(df, "ORT-RR", nodes="[21,1]"), "R[6,6]", "R[21,1]")  # fmt: skip
     rows = [
