@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from scipy.optimize import minimize
 
+from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import he2006 as he
 from hpcmodels.papers import report
 from hpcmodels.queueing import cluster_miss_rates, omr_allocation
@@ -459,3 +460,190 @@ def test_simulate_point_names_bad_input(kwargs, match):
                 warmup=100, cooldown=100) | kwargs  # fmt: skip
     with pytest.raises(ValueError, match=match):
         he.simulate_point(**args)
+
+
+# ------------------------------------------------------------------ paper-scale ensembles
+
+SCALE_TINY = he.SimSettings(n_jobs=5_000, warmup=1_000, cooldown=1_000, seeds=1)
+ANALYTIC = {  # quick rows computed exactly: no paper-scale row
+    ("Section 5.6", "Bounded Pareto (15, 4241, 1) mean job size (s)"),
+    ("Fig. 8a", "workload increase from 0.3 costing 3 % (%)"),
+    ("Fig. 8a", "workload decrease from 0.3 costing 3 % (%)"),
+    ("Fig. 8b", "increase costing 3 % from workload 0.1 (%)"),
+    ("Fig. 8b", "increase costing 3 % from workload 0.5 (%)"),
+    ("Fig. 8b", "smallest increase costing 3 % over workloads 0.1-0.9 (%)"),
+    ("Fig. 8b", "the threshold first falls, then rises with the workload"),
+    ("Fig. 8b", "decrease and increase thresholds alike at every initial workload (report.alike)"),
+    ("Section 5.7", "OMR: smallest change costing 1 % in miss rate (%)"),
+}
+
+
+@pytest.fixture(scope="module")
+def tiny_store():
+    """A store of every case, 3 replicates of 5,000-job streams (about two seconds)."""
+    from hpcmodels.papers import store
+
+    points = he.ensemble_points(SCALE_TINY, replicates=3)
+    return store._rows(points, [he.ensemble_point(**p) for p in points])
+
+
+def _set(frame: pd.DataFrame, item: str, values) -> pd.DataFrame:
+    """The store with ``item``'s runs replaced (replicate order)."""
+    out = frame.copy()
+    rows = out.index[out["item"] == item]
+    assert len(rows) == len(values), item
+    out.loc[out.loc[rows].sort_values("replicate").index, "value"] = np.asarray(values, float)
+    return out
+
+
+def _scale_row(frame: pd.DataFrame, quantity: str, item: str | None = None) -> dict:
+    rows = [r for r in he.ensemble_rows(frame) if r["quantity"] == quantity
+            and (item is None or r["item"] == item)]  # fmt: skip
+    assert len(rows) == 1, quantity
+    return rows[0]
+
+
+def test_the_paper_scale_points_are_every_figure_case_paired_at_the_papers_size():
+    points = he.ensemble_points()
+    cases = sum(len(build()) for _, build in he.ENSEMBLE_STUDIES.values())
+    assert len(points) == cases * he.ENSEMBLE_REPLICATES and cases == 222
+    assert he.ENSEMBLE_REPLICATES >= 10 and he.PAPER_RUNS == 5
+    assert {(p["n_jobs"], p["warmup"], p["cooldown"]) for p in points} == {
+        (500_000, 100_000, 100_000)
+    }
+    keys = {tuple(p) for p in points}
+    assert len(keys) == 1  # one set of scalar parameters: every row can be recomputed
+    assert all(isinstance(v, str | int) for p in points for v in p.values())
+    by_case = {}
+    for p in points:
+        by_case.setdefault((p["study"], p["x"], p["allocation"], p["algorithm"]), []).append(
+            p["replicate"]
+        )
+    assert all(r == list(range(he.ENSEMBLE_REPLICATES)) for r in by_case.values())  # paired
+
+
+def test_a_stored_point_is_simulate_point_with_its_seed():
+    point = dict(study="Fig. 4", x="[15,3]", allocation="", algorithm="OMR-RR", n_jobs=3_000,
+                 warmup=500, cooldown=500, replicate=2)  # fmt: skip
+    got = he.ensemble_point(**point)
+    run = he.simulate_point(he.speed_system(15, 3), 0.5, "OMR-RR", 2, 3_000, 500, 500,
+                            slack=he.FIG4_SLACK)  # fmt: skip
+    assert got == {"Fig. 4 | OMR-RR mean response time (s) at speeds [15,3]": run["mean_response"],
+                   "Fig. 4 | OMR-RR miss rate at speeds [15,3]": run["miss_rate"]}  # fmt: skip
+    fig8 = he.ensemble_point(**dict(point, study="Fig. 8a", x="-0.1", allocation="approximate",
+                                    algorithm="ORT-RR"))  # fmt: skip
+    assert "Fig. 8a | ORT-RR (approximate) mean response time (s) at change -0.1" in fig8
+    with pytest.raises(InvalidParameter, match=r"Fig. 4 has no case x='\[15,4\]'"):
+        he.ensemble_point(**dict(point, x="[15,4]"))
+    with pytest.raises(InvalidParameter, match="unknown study 'Fig. 9'"):
+        he.ensemble_point(**dict(point, study="Fig. 9"))
+
+
+def test_paper_scale_rows_carry_the_quick_rows_keys_in_their_order(tiny_store):
+    """The quick checks on the frames rebuilt from the store give the keys that the
+    paper-scale rows must carry (store.beside lines them up); only the rows the quick
+    run computes exactly have no paper-scale row."""
+    f = he.store_frames(tiny_store)
+    quick = (he.fig3_checks(f["Fig. 3"]) + he.fig4_checks(f["Fig. 4"])
+             + he.fig5_checks(f["Fig. 5"], f["Fig. 4"]) + he.fig6_checks(f["Fig. 6"])
+             + he.fig7_checks(f["Fig. 7a"], f["Fig. 7b"], f["Fig. 3"], f["Fig. 7 control"])
+             + he.bounded_pareto_rows()
+             + he.fig8_checks(f["Fig. 8a"], he.fig8b((0.1, 0.5, 0.9)), he.omr_thresholds((0.1, 0.5))))  # fmt: skip
+    scale = he.ensemble_rows(tiny_store)
+    quick_keys = [(r["item"], r["quantity"]) for r in quick]
+    scale_keys = [(r["item"], r["quantity"]) for r in scale]
+    assert len(set(scale_keys)) == len(scale_keys) == 39
+    assert scale_keys == [k for k in quick_keys if k not in ANALYTIC]
+    assert set(quick_keys) - set(scale_keys) == ANALYTIC
+    for r in scale:
+        assert r["verdict"] in report.VERDICTS and (r["verdict"] != "differs" or r["reason"])
+        assert r["replicates"] == 3
+        if r["kind"] == "percent":
+            assert "the mean of 5 runs" in r["reason"] and r["key"] in he.TEXT_NUMBERS
+
+
+def test_a_printed_percentage_is_judged_per_replicate_against_our_mean_of_five(tiny_store):
+    fig3 = he.store_frames(tiny_store)["Fig. 3"]
+    w = he._runs(fig3, "W-RR", workload=0.1)
+    item = "Fig. 3 | ORT-RR mean response time (s) at workload 0.1"
+    quantity = "ORT-RR better than W-RR at workload 0.1 (%)"
+    near = _set(tiny_store, item, w / (1.474 + np.array([-0.002, 0.0, 0.002])))
+    row = _scale_row(near, quantity, "Fig. 3a")
+    assert row["verdict"] == "within tolerance"
+    assert row["reading"] == "(W-RR - ORT-RR)/ORT-RR" and "nearer the print" in row["reason"]
+    assert row["ours"] == pytest.approx(47.4, abs=0.3) and row["replicates"] == 3
+    far = _set(tiny_store, item, w / (1.10 + np.array([-0.002, 0.0, 0.002])))
+    row = _scale_row(far, quantity, "Fig. 3a")
+    assert row["verdict"] == "differs" and row["sigmas"] > 10
+    assert "standard deviations of the mean of 5 runs" in row["reason"]
+    assert "M/M/m model" in row["reason"]  # the measured cause
+
+
+def test_an_ordering_claim_holds_only_when_every_cell_holds_on_the_paired_runs(tiny_store):
+    fig3 = he.store_frames(tiny_store)["Fig. 3"]
+    quantity = "ORT-RR has a lower mean response time than W-RR and OMR-RR"
+
+    def key(alg, w):
+        return f"Fig. 3 | {alg} mean response time (s) at workload {w:g}"
+
+    frame = tiny_store
+    for w in he.WORKLOADS:
+        best = np.minimum(he._runs(fig3, "W-RR", workload=w), he._runs(fig3, "OMR-RR", workload=w))
+        frame = _set(frame, key("ORT-RR", w), best - 0.5)
+    row = _scale_row(frame, quantity)
+    assert row["verdict"] == "qualitative" and "ORT-RR lower in 18 of 18" in row["ours"]
+    w9 = he._runs(fig3, "W-RR", workload=0.9)
+    reversed_ = _set(frame, key("ORT-RR", 0.9), w9 + 1.0)
+    row = _scale_row(reversed_, quantity)
+    assert (
+        row["verdict"] == "differs"
+        and "reversed on the paired runs at 0.9 (vs W-RR)" in row["reason"]
+    )
+    assert "0.9 vs W-RR (+1 ± 0)" in row["ours"]
+    # a difference whose sign changes from seed to seed: the paired CI holds 0
+    noisy = _set(frame, key("ORT-RR", 0.9), w9 + np.array([-1.0, 1.5, -0.4]))
+    row = _scale_row(noisy, quantity)
+    assert row["verdict"] == "differs"
+    assert "the paired 95 % CI contains 0 at 0.9 (vs W-RR)" in row["reason"]
+    assert "3 runs cannot tell them apart" in row["reason"]
+
+
+def test_identical_runs_are_no_reversal_and_are_listed(tiny_store):
+    """DLM and OMR-RR both miss nothing at low load: the bound holds there, the row says
+    the runs are identical."""
+    fig3 = he.store_frames(tiny_store)["Fig. 3"]
+    frame = tiny_store
+    for w in he.WORKLOADS:
+        omr = he._runs(fig3, "OMR-RR", "miss_rate", workload=w)
+        frame = _set(frame, f"Fig. 3 | DLM miss rate at workload {w:g}",
+                     omr if w < 0.5 else omr - 1e-3)  # fmt: skip
+    row = _scale_row(frame, "DLM bounds OMR-RR from below")
+    assert row["verdict"] == "qualitative", row["reason"]
+    assert "identical in every run at 0.1 vs OMR-RR" in row["ours"]
+
+
+def test_a_trend_is_judged_step_by_step_on_the_paired_runs(tiny_store):
+    quantity = "response times grow with the CV (ORT-RR, W-RR, DLL)"
+    frame = tiny_store
+    for alg in ("ORT-RR", "W-RR", "DLL"):
+        for i, cv in enumerate(he.CVS):
+            frame = _set(frame, f"Fig. 7a | {alg} mean response time (s) at cv {cv:g}",
+                         [5.0 + i, 5.1 + i, 5.2 + i])  # fmt: skip
+    row = _scale_row(frame, quantity)
+    assert row["verdict"] == "qualitative" and "the larger CV higher in 12 of 12" in row["ours"]
+    flat = _set(frame, "Fig. 7a | W-RR mean response time (s) at cv 3", [7.0, 7.1, 7.2])
+    row = _scale_row(flat, quantity)
+    assert (
+        row["verdict"] == "differs"
+        and "reversed on the paired runs at W-RR 2.5 -> 3" in row["reason"]
+    )
+
+
+def test_the_store_frames_refuse_a_missing_or_unpaired_item(tiny_store):
+    item = "Fig. 6 | W-RR miss rate at slack_upper 30"
+    with pytest.raises(ValueError, match=re.escape(f"no rows for item '{item}'")):
+        he.store_frames(tiny_store[tiny_store["item"] != item])
+    shifted = tiny_store.copy()
+    shifted.loc[shifted["item"] == item, "replicate"] += 10
+    with pytest.raises(ValueError, match="the runs would not pair"):
+        he.store_frames(shifted)
