@@ -960,6 +960,13 @@ def _threshold_readings(frame: pd.DataFrame, column: str, at: float) -> list[Rea
             Reading(f"deterioration {d_app}", values[1])]  # fmt: skip
 
 
+def _distinct(a: float, b: float, digits: int = 4) -> tuple[str, str]:
+    """``a`` and ``b`` to ``digits`` significant digits, more (up to 9) until they differ."""
+    while digits < 9 and f"{a:.{digits}g}" == f"{b:.{digits}g}":
+        digits += 1
+    return f"{a:.{digits}g}", f"{b:.{digits}g}"
+
+
 def _model_order(df: pd.DataFrame, x: str, column: str, winner: str, real: list) -> str:
     """For a round-robin winner reversed outside the CI: the order of the same fractions
     under random splitting, the M/M/m model that ORT and OMR optimise."""
@@ -971,7 +978,8 @@ def _model_order(df: pd.DataFrame, x: str, column: str, winner: str, real: list)
             continue
         aw = _value(df, winner, model, **{x: k})
         al = _value(df, loser, model, **{x: k})
-        parts.append(f"{_key(k)}: {alloc} {aw:.4g} vs {loser.split('-')[0]} {al:.4g}")
+        tw, tl = _distinct(aw, al)
+        parts.append(f"{_key(k)}: {alloc} {tw} vs {loser.split('-')[0]} {tl}")
         keeps.append(aw <= al)
     if not parts:
         return ""
