@@ -16,6 +16,14 @@ from hpcmodels.multicluster import (
     simulate,
     tla_scores,
 )
+from hpcmodels.multicluster.allocation import ALLOCATIONS
+from hpcmodels.multicluster.lookahead import (
+    _score_lockstep,
+    branch_scratch,
+    release_heap,
+    score_clusters,
+    simulate_branch,
+)
 
 SNAPSHOT = (
     [Cluster("A", 9, 2.0), Cluster("B", 9, 1.0)],
@@ -110,6 +118,69 @@ def test_one_waiting_job_goes_where_fastest_first_puts_it(snapshot):
     best = min(scores, key=lambda c: (scores[c].att, [x.name for x in clusters].index(c)))
     fits = [c for c in clusters if c.name in scores]
     assert best == max(fits, key=lambda c: c.speed).name  # max keeps the first of ties
+
+
+def one_by_one(speed, free, heap0, n_rel, wprocs, wsubmit, west, t, policy, metric):
+    """score_clusters' rule with each branch simulated alone by simulate_branch."""
+    m, n = free.size, wprocs.size
+    scores, best, plan = np.full(m, np.inf), -1, None
+    scratch = branch_scratch(m, n_rel + n)
+    for c in range(m):
+        if free[c] < wprocs[0]:
+            continue
+        clus, start, cost = np.empty(n, np.int64), np.empty(n), np.empty(n)
+        scores[c] = simulate_branch(c, speed, free, heap0, n_rel, wprocs, wsubmit, west, n, t,
+                                    policy, metric, np.zeros(1, np.uint64), scratch, clus,
+                                    start, cost)  # fmt: skip
+        if best < 0 or scores[c] < scores[best] - 1e-9 * abs(scores[best]):
+            best, plan = c, (clus, start)
+    return scores, best, plan
+
+
+@pytest.mark.parametrize("policy", ["fastest_first", "best_fit", "worst_fit"])
+def test_branches_scored_together_equal_branches_scored_alone(policy):
+    """score_clusters runs the branches in lock step and stops a branch whose state
+    equals another's: bit for bit the scores, winner and plan of simulating each branch
+    alone, on snapshots where many branches merge (equal speeds, integer times: ties)."""
+    rng = np.random.default_rng(11)
+    code, merges = ALLOCATIONS.index(policy), 0
+    for trial in range(300):
+        m = int(rng.integers(2, 7))
+        cap = rng.integers(4, 33, m)
+        speed = np.ones(m) if trial % 2 else rng.choice([0.5, 1.0, 1.5, 2.0], m)
+        free = cap.copy()
+        rel = []
+        for c in range(m):
+            while free[c] > 2 and rng.random() < 0.7:
+                p = int(rng.integers(1, free[c]))
+                free[c] -= p
+                rel.append((float(rng.integers(0, 50)), c, p))
+        n = int(rng.integers(1, 80))
+        wprocs = rng.integers(1, cap.max() + 1, n)
+        wprocs[0] = rng.integers(1, max(free.max(), 1) + 1)
+        west = rng.integers(0, 40, n).astype(float) if trial % 3 else rng.exponential(20.0, n)
+        wsubmit = -rng.integers(0, 30, n).astype(float)
+        n_rel = len(rel)
+        heap0 = release_heap(np.array([r[0] for r in rel]), np.array([r[1] for r in rel], np.int64),
+                             np.array([r[2] for r in rel], np.int64), n_rel + n)  # fmt: skip
+        t = float(rng.integers(0, 5))
+        for metric in (0, 1):
+            want, want_best, want_plan = one_by_one(speed, free, heap0, n_rel, wprocs, wsubmit,
+                                                    west, t, code, metric)  # fmt: skip
+            scores, clus, start = np.empty(m), np.empty(n, np.int64), np.empty(n)
+            best = score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n, t,
+                                  np.ones(m, np.bool_), code, metric, np.zeros(1, np.uint64),
+                                  scores, clus, start)  # fmt: skip
+            assert best == want_best and np.array_equal(scores, want)
+            if best >= 0:
+                assert np.array_equal(clus, want_plan[0]) and np.array_equal(start, want_plan[1])
+            cands = np.flatnonzero(free >= wprocs[0])
+            if cands.size:
+                shape = (cands.size, n)
+                merges += _score_lockstep(cands, speed, free, heap0, n_rel, wprocs, wsubmit, west,
+                                          n, t, code, metric, np.empty(shape, np.int64),
+                                          np.empty(shape), np.empty(shape), np.empty(cands.size))  # fmt: skip
+    assert merges > 100  # the merging path is exercised
 
 
 # ------------------------------------------------------------------ engine decisions

@@ -47,7 +47,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, pick
+from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, WORST_FIT, pick
 from .metrics import BOUNDED_SLOWDOWN_TAU
 from .rates import TIME_RTOL, predicted_end, tolerance
 from .segtree import seg_first_le
@@ -223,18 +223,275 @@ def branch_scratch(m, room):
             np.empty(m, np.int64), np.ones(m, np.bool_))  # fmt: skip
 
 
+KEY_SHIFT = 20  # a release's cluster and processors packed as ``procs << 20 | cluster``
+KEY_MASK = (1 << KEY_SHIFT) - 1
+
+
+@numba.njit(cache=True)
+def _mix(x):
+    """splitmix64's finalizer: a bijection of uint64 that scatters every input bit."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _release_hash(time_bits, key):
+    """Hash of one release (its time's bits and its packed cluster and processors)."""
+    return _mix(time_bits ^ _mix(np.uint64(key) + np.uint64(0x9E3779B97F4A7C15)))
+
+
+@numba.njit(cache=True)
+def _sift_root(ht, hk, base, size):
+    """Restore the min-heap ``ht[base:base + size]`` (``hk`` moves along) whose root may
+    be too late."""
+    t, key = ht[base], hk[base]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and ht[base + child + 1] < ht[base + child]:
+            child += 1
+        if ht[base + child] >= t:
+            break
+        ht[base + i], hk[base + i] = ht[base + child], hk[base + child]
+        i = child
+    ht[base + i], hk[base + i] = t, key
+
+
+@numba.njit(cache=True)
+def _push_flat(ht, hk, base, size, t, key):
+    """Add release ``(t, key)`` to the min-heap ``ht[base:base + size]``; return where
+    it went (relative to ``base``)."""
+    i = size
+    while i > 0:
+        parent = (i - 1) // 2
+        if ht[base + parent] <= t:
+            break
+        ht[base + i], hk[base + i] = ht[base + parent], hk[base + parent]
+        i = parent
+    ht[base + i], hk[base + i] = t, key
+    return i
+
+
+@numba.njit(cache=True)
+def _pick_flat(policy, free, off, m, speed, p):
+    """:func:`.allocation.pick` for fastest first, best fit and worst fit (every cluster
+    allowed) on ``free[off:off + m]``: the same candidate, -1 if none fits."""
+    best = -1
+    for c in range(m):
+        f = free[off + c]
+        if f < p:
+            continue
+        if best < 0:
+            best = c
+        elif policy == BEST_FIT and f < free[off + best]:
+            best = c
+        elif policy == WORST_FIT and f > free[off + best]:
+            best = c
+        elif policy == FASTEST_FIRST and speed[c] > speed[best]:
+            best = c
+    return best
+
+
+@numba.njit(cache=True)
+def _same_state(ht, hk, free, a, b, size, room, m):
+    """Do branches ``a`` and ``b`` hold the same free processors and the same multiset of
+    releases (``size`` each)? Sorted by (time, key) and compared element by element."""
+    for c in range(m):
+        if free[a * m + c] != free[b * m + c]:
+            return False
+    ta, tb = ht[a * room : a * room + size].copy(), ht[b * room : b * room + size].copy()
+    ka, kb = hk[a * room : a * room + size].copy(), hk[b * room : b * room + size].copy()
+    ia, ib = np.argsort(ta, kind="mergesort"), np.argsort(tb, kind="mergesort")
+    ta, tb, ka, kb = ta[ia], tb[ib], ka[ia], kb[ib]
+    i = 0
+    while i < size:
+        if ta[i] != tb[i]:
+            return False
+        j = i + 1
+        while j < size and ta[j] == ta[i]:
+            j += 1
+        if j - i == 1:
+            if ka[i] != kb[i]:
+                return False
+        elif not np.array_equal(np.sort(ka[i:j]), np.sort(kb[i:j])):
+            return False
+        i = j
+    return True
+
+
+@numba.njit(cache=True)
+def _score_lockstep(cands, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, policy,
+                    metric, out_clus, out_start, out_cost, totals):  # fmt: skip
+    """:func:`simulate_branch` for every candidate cluster ``cands[b]`` at once, step by
+    step, for the deterministic simulation policies (fastest first, best and worst fit).
+
+    After each simulated job the branches' states are compared: a branch's future
+    depends only on the time reached, its free processors and the multiset of its
+    pending releases (the pops at a step take every release up to the tolerance, in
+    whatever order; the choice reads the free processors only). Two branches with equal
+    states simulate the rest identically, so the later one stops and copies the other's
+    clusters, starts and costs for the remaining jobs. States are compared by an
+    order-free hash (a sum of per-release hashes, kept as releases come and go) and,
+    when the hashes agree, exactly (:func:`_same_state`), so a collision costs a check,
+    never a wrong merge. Each branch's total is then summed job by job in queue order,
+    as :func:`simulate_branch` sums it: the same floating-point result.
+    ``out_*[b, k]`` receive branch ``b``'s job ``k``; ``totals[b]`` its summed cost
+    (inf if some job fits no cluster). Returns the number of branches that merged."""
+    nb, m = cands.size, free0.size
+    room = n_rel + n_wait
+    ht = np.empty(nb * room)
+    hk = np.empty(nb * room, np.int64)
+    hbits = ht.view(np.uint64)
+    free = np.empty(nb * m, np.int64)
+    size = np.empty(nb, np.int64)
+    now = np.full(nb, t)
+    hsh = np.zeros(nb, np.uint64)
+    rep = np.full(nb, -1, np.int64)  # the branch this one merged into (-1: none)
+    merged_at = np.full(nb, n_wait, np.int64)  # jobs after this step are the rep's
+    failed = np.zeros(nb, np.bool_)
+    h0 = np.uint64(0)
+    for i in range(n_rel):
+        key = heap0[2][i] << KEY_SHIFT | heap0[1][i]
+        ht[i], hk[i] = heap0[0][i], key
+        h0 += _release_hash(hbits[i], key)
+    keys0 = hk[:n_rel].copy()
+    p0 = wprocs[0]
+    for b in range(nb):
+        base, c = b * room, cands[b]
+        if b > 0:
+            ht[base : base + n_rel] = heap0[0][:n_rel]
+            hk[base : base + n_rel] = keys0
+        free[b * m : b * m + m] = free0
+        run = west[0] / speed[c]
+        free[b * m + c] -= p0
+        key = p0 << KEY_SHIFT | c
+        i = _push_flat(ht, hk, base, n_rel, t + run, key)
+        size[b] = n_rel + 1
+        hsh[b] = h0 + _release_hash(hbits[base + i], key)
+        out_clus[b, 0], out_start[b, 0] = c, t
+        out_cost[b, 0] = _cost(metric, t + run - wsubmit[0], run)
+    live = nb
+    for k in range(1, n_wait):
+        if live == 0:
+            break
+        p = wprocs[k]
+        for b in range(nb):
+            if rep[b] >= 0 or failed[b]:
+                continue
+            base, off = b * room, b * m
+            sz, nw, hs = size[b], now[b], hsh[b]
+            while True:
+                limit = nw + TIME_RTOL * max(abs(nw), 1.0)  # rates.tolerance, inlined
+                while sz > 0 and ht[base] <= limit:
+                    key = hk[base]
+                    free[off + (key & KEY_MASK)] += key >> KEY_SHIFT
+                    hs -= _release_hash(hbits[base], key)
+                    sz -= 1
+                    if sz > 0:
+                        ht[base], hk[base] = ht[base + sz], hk[base + sz]
+                        _sift_root(ht, hk, base, sz)
+                c = _pick_flat(policy, free, off, m, speed, p)
+                if c >= 0 or sz == 0:
+                    break
+                nw = ht[base]
+            if c < 0:
+                failed[b] = True
+                live -= 1
+                continue
+            run = west[k] / speed[c]
+            free[off + c] -= p
+            key = p << KEY_SHIFT | c
+            end = nw + run
+            i = _push_flat(ht, hk, base, sz, end, key)
+            sz += 1
+            hs += _release_hash(hbits[base + i], key)
+            size[b], now[b], hsh[b] = sz, nw, hs
+            out_clus[b, k], out_start[b, k] = c, nw
+            out_cost[b, k] = _cost(metric, end - wsubmit[k], run)
+        for b in range(1, nb):  # a branch equal to an earlier live one follows it
+            if rep[b] >= 0 or failed[b]:
+                continue
+            for a in range(b):
+                if rep[a] >= 0 or failed[a]:
+                    continue
+                if hsh[a] == hsh[b] and now[a] == now[b] and size[a] == size[b] and \
+                        _same_state(ht, hk, free, a, b, size[b], room, m):  # fmt: skip
+                    rep[b], merged_at[b] = a, k
+                    live -= 1
+                    break
+    # fill the merged branches from their representatives, latest merge first (a
+    # representative may itself have merged later)
+    order = np.argsort(-merged_at, kind="mergesort")
+    merges = 0
+    for b in order:
+        a = rep[b]
+        if a < 0:
+            continue
+        merges += 1
+        k = merged_at[b] + 1
+        failed[b] = failed[a]
+        out_clus[b, k:n_wait] = out_clus[a, k:n_wait]
+        out_start[b, k:n_wait] = out_start[a, k:n_wait]
+        out_cost[b, k:n_wait] = out_cost[a, k:n_wait]
+    for b in range(nb):
+        if failed[b]:
+            totals[b] = np.inf
+            continue
+        total = 0.0
+        for k in range(n_wait):
+            total += out_cost[b, k]
+        totals[b] = total
+    return merges
+
+
 @numba.njit(cache=True)
 def score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, allowed,
                    policy, metric, rng, scores, plan_clus, plan_start):  # fmt: skip
     """TLA's winner among the allowed clusters where the target fits now (-1 if none):
     ``scores[c]`` is ``f(0, c)`` there, inf where the target does not fit; ``plan_*``
-    receive the winner's simulated clusters and starts of the ``n_wait`` jobs."""
+    receive the winner's simulated clusters and starts of the ``n_wait`` jobs.
+
+    With fastest first, best or worst fit inside, the branches run together
+    (:func:`_score_lockstep`); random fit draws from ``rng`` branch after branch, so
+    its branches run one by one (:func:`simulate_branch`)."""
     m = free.size
+    best = -1
+    if policy == FASTEST_FIRST or policy == BEST_FIT or policy == WORST_FIT:
+        nb = 0
+        for c in range(m):
+            if allowed[c] and free[c] >= wprocs[0]:
+                nb += 1
+        cands = np.empty(nb, np.int64)
+        nb = 0
+        for c in range(m):
+            scores[c] = np.inf
+            if allowed[c] and free[c] >= wprocs[0]:
+                cands[nb] = c
+                nb += 1
+        if nb == 0:
+            return -1
+        out_clus = np.empty((nb, n_wait), np.int64)
+        out_start = np.empty((nb, n_wait))
+        out_cost = np.empty((nb, n_wait))
+        totals = np.empty(nb)
+        _score_lockstep(cands, speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t,
+                        policy, metric, out_clus, out_start, out_cost, totals)  # fmt: skip
+        win = -1
+        for b in range(nb):
+            c = cands[b]
+            scores[c] = totals[b] / n_wait
+            if best < 0 or scores[c] < scores[best] - SCORE_RTOL * abs(scores[best]):
+                best, win = c, b
+        plan_clus[:n_wait] = out_clus[win]
+        plan_start[:n_wait] = out_start[win]
+        return best
     clus = np.empty(n_wait, np.int64)
     start = np.empty(n_wait)
     cost = np.empty(n_wait)
     scratch = branch_scratch(m, n_rel + n_wait)
-    best = -1
     for c in range(m):
         scores[c] = np.inf
         if not allowed[c] or free[c] < wprocs[0]:
