@@ -1,6 +1,7 @@
 """TLA and AI2 (Shih 2013): the Fig. 4 snapshot, a brute-force scorer, and every engine
 decision checked against the scoring step on the state it was made in."""
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -17,6 +18,7 @@ from hpcmodels.multicluster import (
     tla_scores,
 )
 from hpcmodels.multicluster.allocation import ALLOCATIONS
+from hpcmodels.multicluster.engine import SELECTIONS, build_state, run_to_end
 from hpcmodels.multicluster.lookahead import (
     _score_lockstep,
     branch_scratch,
@@ -24,6 +26,7 @@ from hpcmodels.multicluster.lookahead import (
     score_clusters,
     simulate_branch,
 )
+from hpcmodels.multicluster.state import TLA_ACTIVATIONS, TLA_CHANGES
 
 SNAPSHOT = (
     [Cluster("A", 9, 2.0), Cluster("B", 9, 1.0)],
@@ -179,8 +182,48 @@ def test_branches_scored_together_equal_branches_scored_alone(policy):
                 shape = (cands.size, n)
                 merges += _score_lockstep(cands, speed, free, heap0, n_rel, wprocs, wsubmit, west,
                                           n, t, code, metric, np.empty(shape, np.int64),
-                                          np.empty(shape), np.empty(shape), np.empty(cands.size))  # fmt: skip
+                                          np.empty(shape), np.empty(shape),
+                                          np.empty(shape, np.uint64), np.empty(cands.size),
+                                          np.empty(0, np.int64), np.empty((4, 1)),
+                                          np.zeros((5, 1), np.int64))  # fmt: skip
     assert merges > 100  # the merging path is exercised
+
+
+@numba.njit
+def _forget_memo(state):
+    state.memo_i = np.zeros((5, 1), np.int64)
+
+
+@pytest.mark.parametrize("selection", ["fcfs", "easy", "first_available"])
+@pytest.mark.parametrize("options", [TLAOptions(), TLAOptions(depth=6, metric="bounded_slowdown"),
+                                     TLAOptions(policy="best_fit", allocation_depth=3),
+                                     TLAOptions(policy="worst_fit")])  # fmt: skip
+def test_decisions_resumed_from_the_memo_equal_decisions_without_it(selection, options):
+    """The engine keeps TLA's winning simulation and the next decision resumes from it
+    where its state is the memo's: the same schedule and counters as a run without the
+    memo, with exact estimates (the memo is then used at most decisions) and without."""
+    rng = np.random.default_rng(17)
+    n = 600
+    runtime = rng.integers(1, 400, n).astype(float)
+    for estimate in (runtime, runtime * rng.choice([1.0, 1.5, 3.0], n)):
+        df = pd.DataFrame({"submit": np.sort(rng.integers(0, 9000, n)).astype(float),
+                           "runtime": runtime, "procs": rng.integers(1, 9, n),
+                           "estimate": estimate})  # fmt: skip
+        spec = [(12, 1.0), (12, 1.0), (10, 1.0), (12, 2.0)]
+        res = simulate(df, clusters_of(spec), selection, "tla", tla=options, debug=True)
+        assert res.counters["tla_activations"] > (50 if selection == "fcfs" else 2)
+        data = {k: df[k].to_numpy(float) for k in ("submit", "runtime", "estimate")}
+        data["procs"] = df["procs"].to_numpy(np.int64)
+        cap, speed = np.array([p for p, _ in spec]), np.array([s for _, s in spec])
+        state = build_state(data, cap, speed, SELECTIONS.index(selection),
+                            ALLOCATIONS.index("tla"), 0, 1.0, 0, True, options)  # fmt: skip
+        _forget_memo(state)
+        state = run_to_end(state)
+        assert np.array_equal(state.start, res.jobs["start"].to_numpy())
+        assert np.array_equal(state.end, res.jobs["end"].to_numpy())
+        assert np.array_equal(state.clus, res.jobs["cluster"].to_numpy())
+        assert state.ctr[TLA_ACTIVATIONS] == res.counters["tla_activations"]
+        assert state.ctr[TLA_CHANGES] == res.counters["tla_changes"]
 
 
 # ------------------------------------------------------------------ engine decisions

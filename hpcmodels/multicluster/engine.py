@@ -219,7 +219,8 @@ def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc:
                       uniforms, conservative=sel == CONSERVATIVE,
                       rng_seed=int(rng.integers(2**63)), origin=data.get("origin"),
                       net=None if network is None else network.parameters(),
-                      link_cap=None if network is None else network.link_capacities(cap.size))  # fmt: skip
+                      link_cap=None if network is None else network.link_capacities(cap.size),
+                      memo=alloc == TLA)  # fmt: skip
     if sel == CONSERVATIVE:
         init_pool(state)
         state.ctr[REBUILD] = 1

@@ -35,8 +35,10 @@ chunk, K, dynamic: the ``BSBW`` ... ``DYNAMIC`` slots; empty without a network),
 ``link_cap`` and ``link_load`` (each cluster's link capacity and the required bandwidth
 of the co-allocated jobs running over it, recomputed at each of their starts and ends).
 The look-ahead allocations (:mod:`.lookahead`) keep ``plan`` (per job: the cluster
-one simulation planned for it at time ``fctr[PLAN_T]``, -1 when none) and ``rng`` (the
-state of the random generator used by random fit inside their simulations).
+one simulation planned for it at time ``fctr[PLAN_T]``, -1 when none), ``rng`` (the
+state of the random generator used by random fit inside their simulations) and
+``memo_f`` / ``memo_i`` (TLA's last winning simulation, a cache that the next decision
+may resume from after an exact check).
 """
 
 from __future__ import annotations
@@ -150,6 +152,8 @@ FIELDS = (
     ("link_load", np.float64),  # required bandwidth (Eq. 1) of the co-allocated jobs on it
     ("plan", np.int64),  # look-ahead: cluster planned for a job at PLAN_T (-1: none)
     ("rng", np.uint64),  # look-ahead: splitmix64 state of random fit inside simulations
+    ("memo_f", np.float64),  # TLA: the last winning simulation (2-D; see .lookahead)
+    ("memo_i", np.int64),
     ("ctr", np.int64),
     ("fctr", np.float64),
 )
@@ -197,7 +201,8 @@ def _as_tuple(s):
         s.wtree, s.etree, s.rtree, s.res_time, s.res_clus,
         s.split_off, s.split_len, s.split_site, s.split_procs,
         s.p_time, s.p_free, s.p_next, s.p_head,
-        s.uniforms, s.origin, s.net, s.link_cap, s.link_load, s.plan, s.rng, s.ctr, s.fctr,
+        s.uniforms, s.origin, s.net, s.link_cap, s.link_load, s.plan, s.rng,
+        s.memo_f, s.memo_i, s.ctr, s.fctr,
     )  # fmt: skip
 
 
@@ -225,7 +230,7 @@ def _tree_size(n: int) -> int:
 
 def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown, uniforms,
               conservative: bool, rng_seed: int = 0, origin=None, net=None,
-              link_cap=None) -> State:  # fmt: skip
+              link_cap=None, memo: bool = False) -> State:  # fmt: skip
     """A fresh state at time ``submit.min()``: nothing running, nobody waiting yet.
 
     ``qrank`` is each job's rank in the selection's queue order (a permutation of
@@ -234,7 +239,8 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
     so ``m + 4 n + 8`` nodes always suffice (steps are merged as they fall behind).
     ``rng_seed`` seeds the look-ahead's random fit (:mod:`.lookahead`). ``origin`` (each
     job's cluster of arrival), ``net`` (slots ``BSBW`` ... ``DYNAMIC``) and ``link_cap``
-    describe Jones 2005's network; by default there is none.
+    describe Jones 2005's network; by default there is none. ``memo`` gives TLA room to
+    keep its last winning simulation (:mod:`.lookahead`; O(n + m) numbers).
     """
     n, m = submit.size, cap.size
     size = _tree_size(n)
@@ -271,6 +277,8 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
         net=np.empty(0) if net is None else net,
         link_cap=np.zeros(m) if link_cap is None else link_cap, link_load=np.zeros(m),
         plan=np.full(n, -1, np.int64), rng=np.asarray([rng_seed], np.uint64),
+        memo_f=np.zeros((4, max(n, m + 3) + 1 if memo else 1)),
+        memo_i=np.zeros((5, max(n, m + 3) + 1 if memo else 1), np.int64),
         ctr=ctr, fctr=fctr,
     )  # fmt: skip
     state = _make(*(
@@ -294,5 +302,6 @@ def copy_state(s):
         s.split_off.copy(), s.split_len.copy(), s.split_site.copy(), s.split_procs.copy(),
         s.p_time.copy(), s.p_free.copy(), s.p_next.copy(), s.p_head.copy(),
         s.uniforms, s.origin, s.net, s.link_cap, s.link_load.copy(),
-        s.plan.copy(), s.rng.copy(), s.ctr.copy(), s.fctr.copy(),
+        s.plan.copy(), s.rng.copy(), s.memo_f.copy(), s.memo_i.copy(), s.ctr.copy(),
+        s.fctr.copy(),
     )  # fmt: skip
