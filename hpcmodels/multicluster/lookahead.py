@@ -27,10 +27,29 @@ With selections other than ``fcfs`` the simulation still runs the waiting jobs f
 come first served in the selection's queue order (the target first): it assumes no
 backfilling ahead.
 
-Cost of one decision (``q`` jobs simulated, ``r`` running, ``m`` clusters): one score is
-a heap-driven replay, O((q + r) log(q + r) + q m); a decision scores at most ``m``
-clusters: O(m (q + r) log(q + r) + q m^2). (The paper's bound is O(q m log m + r m),
-with its linked-list event queue of O(r) insertion.)
+Cost of one decision (``q`` jobs simulated, ``r`` running, ``m`` clusters, ``b <= m``
+candidate clusters). One *step* (a simulated job: releases taken back from a heap, a
+choice over the ``m`` clusters, its release pushed) costs O(log(q + r) + m); scoring the
+``b`` branches from scratch takes ``b q`` steps: O(b (q + r) log(q + r) + b q m). (The
+paper's bound is O(q m log m + r m), with its linked-list event queue of O(r)
+insertion.) Two exact shortcuts skip most steps, each justified where it is coded
+(:func:`_score_lockstep`): the branches run in lock step and a branch whose state (time,
+free processors, multiset of pending releases) equals another's stops and takes that
+branch's remaining jobs; and the engine keeps the winning simulation (the *memo*), which
+the next decision's branches take over wherever their state equals the memo's after the
+same job (the real schedule mostly follows it), simulating only past the memo's last
+job. States are compared by an order-free hash kept as releases come and go, then
+exactly, so a shortcut is taken only when the rest of the simulation provably repeats
+the other one; every total is still summed job by job in queue order, so scores are
+bit for bit those of simulating each branch alone (tested). A decision then costs the
+steps simulated until the branches merge, plus O(b q + r) plain array passes (copying
+and summing costs, gathering the queue, keeping the memo). Measured on A1 at high load
+(whole trace, default options: 25,723 decisions, ``q`` = 1,774 on average and up to
+4,773, ``b`` = 3.1 on average, ``r`` = 43): 27.7 M steps simulated instead of 143 M
+(0.61 per waiting job instead of 3.1), about 70 ns each, and about 0.1 ms per decision
+in all; the run takes about 3 s instead of 16 s. Random fit inside the simulation draws
+from one stream branch after branch, so its branches are simulated one by one, as
+before.
 
 AI2 (Section 2.3). Two branches: the target by best fit, or by fastest first; the other
 jobs of the same session (the following head jobs while one fits now, first come first
