@@ -261,25 +261,6 @@ def _release_hash(time_bits, key):
 
 
 @numba.njit(cache=True)
-def _sift_root(ht, hk, base, size):
-    """Restore the min-heap ``ht[base:base + size]`` (``hk`` moves along) whose root may
-    be too late."""
-    t, key = ht[base], hk[base]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and ht[base + child + 1] < ht[base + child]:
-            child += 1
-        if ht[base + child] >= t:
-            break
-        ht[base + i], hk[base + i] = ht[base + child], hk[base + child]
-        i = child
-    ht[base + i], hk[base + i] = t, key
-
-
-@numba.njit(cache=True)
 def _push_flat(ht, hk, base, size, t, key):
     """Add release ``(t, key)`` to the min-heap ``ht[base:base + size]``; return where
     it went (relative to ``base``)."""
@@ -552,7 +533,7 @@ def _score_lockstep(cands, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_
                         sz -= 1
                         if sz > 0:
                             ht[base], hk[base] = ht[base + sz], hk[base + sz]
-                            _sift_root(ht, hk, base, sz)
+                            _sift_flat(ht, hk, base, 0, sz)
                     c = _pick_flat(policy, free, off, m, speed, p)
                     if c >= 0 or sz == 0:
                         break
