@@ -105,11 +105,18 @@ def simulate_policy(
     warmup: float = 0.05,
     seed: int = 0,
     truncated: bool = False,
+    first: int = 0,
 ) -> pd.DataFrame:
     """Average cost of ``policy`` in each of ``replications`` independent runs (one row
-    each: ``replication``, ``average_cost``). See the module docstring."""
+    each: ``replication``, ``average_cost``). See the module docstring.
+
+    Replication ``i`` draws from the ``i``-th child stream of ``SeedSequence(seed)``
+    (``SeedSequence(seed).spawn(n)[i]`` for any ``n > i``); ``first`` starts the runs at
+    replication ``first``, so any one replication can be rerun alone and gives the
+    same number as in a longer series."""
     completions = check_int("completions", completions, minimum=1)
     replications = check_int("replications", replications, minimum=1)
+    first = check_int("first", first, minimum=0)
     if not check_real("warmup", warmup, at_least=0.0) < 1:
         raise InvalidParameter(f"warmup must be a fraction in [0, 1), got {warmup!r}")
     table = np.zeros(mdp.n_states, np.int8)
@@ -122,10 +129,10 @@ def simulate_policy(
     else:
         mode = TABLE
         table = mdp.check_policy(policy.policy if isinstance(policy, Solution) else policy)
-    streams = np.random.SeedSequence(seed).spawn(replications)
     rows = []
-    for r, stream in enumerate(streams):
-        rng = np.random.default_rng(stream)
+    for r in range(first, first + replications):
+        # the r-th child of SeedSequence(seed), as SeedSequence(seed).spawn(...)[r]
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(r,)))
         cost = _run(rng, mdp.lam1, mdp.lam2, mdp.p, mdp.mu1, mdp.mu2, mdp.mu3, mdp.c1, mdp.c2,
                     mode, table, mdp._lookup, mdp.truncation, truncated, int(completions),
                     int(warmup * completions))  # fmt: skip

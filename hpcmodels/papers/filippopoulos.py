@@ -507,6 +507,27 @@ def extent_claims(loads: pd.DataFrame, mu3s: pd.DataFrame, steps: pd.DataFrame) 
 # ------------------------------------------------------------------ rows: Section 6
 
 
+SIM_CLAIMS = {  # Section 6's statements on Figs. 5-9 as report rows name them: (item, quantity)
+    "fig5 close": ("Fig. 5", "the heuristic is close to optimal (within 5 %) at loads <= 0.8"),
+    "fig5 behind": ("Fig. 5", "the heuristic falls behind the optimum at loads > 0.85"),
+    "fig5 beats local": ("Fig. 5", "the heuristic beats the local policy at every load"),
+    "fig6 grows": ("Fig. 6", "the reduction of optimal over local grows with the load"),
+    "fig7 close": ("Fig. 7", "with equal costs the heuristic stays close to optimal"),
+    "fig8 beneficial": ("Fig. 8", "co-allocation is beneficial above mu3 = 0.4 (at Fig. 8's "
+                        "points 0.5-0.8 the optimum co-allocates and costs less than the local "
+                        "policy)"),
+    "fig8 very well": ("Fig. 8", "the heuristic performs very well when mu3 >= 0.5 (read at "
+                       "its weakest: it costs less than the local policy)"),
+    "fig8 close": ("Fig. 8", "the heuristic is close to optimal for mu3 >= 0.6"),
+    "fig8 fails": ("Fig. 8", "at mu3 = 0.4 the heuristic fails to detect that jobs need not "
+                   "be co-allocated (it costs more than the local policy = the optimum)"),
+    "fig9 close": ("Fig. 9", "the heuristic is close to optimal for every p"),
+    "fig9 balanced": ("Fig. 9", "costs are higher when the two job types are balanced"),
+}  # fmt: skip
+"""The simulated statements (quick rows: :func:`simulation_claims`, :func:`fig8_claims`;
+paper scale: :func:`ensemble_rows`), one wording for both."""
+
+
 def _pivot(df: pd.DataFrame, x: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     return (df.pivot(index=x, columns="policy", values="average_cost"),
             df.pivot(index=x, columns="policy", values="ci"))  # fmt: skip
@@ -553,32 +574,32 @@ def simulation_claims(fig5: pd.DataFrame, fig7: pd.DataFrame, fig8: pd.DataFrame
     peak = reduction.idxmax()
     extent = extent_loads.set_index("rho")["optimal"]
     return [
-        claim("Fig. 5", "the heuristic is close to optimal (within 5 %) at loads <= 0.8",
+        claim(*SIM_CLAIMS["fig5 close"],
               close5[moderate].all(), fmt_series(close5),
               cause=_gap(c5, ci5, moderate & ~close5.to_numpy(), "rho") + f": {_UNEXPLAINED}"),
-        claim("Fig. 5", "the heuristic falls behind the optimum at loads > 0.85",
+        claim(*SIM_CLAIMS["fig5 behind"],
               behind[c5.index > 0.85].all(), fmt_series((c5["heuristic"] - c5["optimal"]).round(2)),
               cause="the heuristic is close to optimal at " + ", ".join(
                   f"{k:g}" for k in c5.index[(c5.index > 0.85) & ~behind.to_numpy()])),
-        claim("Fig. 5", "the heuristic beats the local policy at every load", beats.all(),
+        claim(*SIM_CLAIMS["fig5 beats local"], beats.all(),
               fmt_series((c5["local"] - c5["heuristic"]).round(2)),
               cause="; ".join(f"rho = {k:g}: heuristic {c5.at[k, 'heuristic']:.2f}, local "
                               f"{c5.at[k, 'local']:.2f}" for k in c5.index[~beats.to_numpy()])
               + "; cause not identified"),
-        claim("Fig. 6", "the reduction of optimal over local grows with the load",
+        claim(*SIM_CLAIMS["fig6 grows"],
               bool(np.all(np.diff(reduction.to_numpy()) > 0)), fmt_series(reduction.round(1)),
               cause=f"the reduction peaks at rho = {peak:g} ({reduction[peak]:.1f} %) and falls "
               f"to {reduction.iloc[-1]:.1f} % at rho = {reduction.index[-1]:g}; the optimum "
               f"co-allocates in fewer window states as the load rises ({fmt_series(extent)}; "
               "Sec. 5 row)"),
-        claim("Fig. 7", "with equal costs the heuristic stays close to optimal", close7.all(),
+        claim(*SIM_CLAIMS["fig7 close"], close7.all(),
               fmt_series((c7["heuristic"] - c7["optimal"]).round(2)),
               cause=_gap(c7, ci7, ~close7.to_numpy(), "rho") + f": {_UNEXPLAINED}"),
         *fig8_claims(fig8, threshold, extent_mu3),
-        claim("Fig. 9", "the heuristic is close to optimal for every p", close9.all(),
+        claim(*SIM_CLAIMS["fig9 close"], close9.all(),
               fmt_series((c9["heuristic"] - c9["optimal"]).round(2)),
               cause=_gap(c9, ci9, ~close9.to_numpy(), "p") + f": {_UNEXPLAINED}"),
-        claim("Fig. 9", "costs are higher when the two job types are balanced",
+        claim(*SIM_CLAIMS["fig9 balanced"],
               c9["optimal"].idxmax() not in (min(c9.index), max(c9.index)),
               fmt_series(c9["optimal"].round(2)),
               cause=f"the optimal cost is highest at p = {c9['optimal'].idxmax():g}"),
@@ -613,28 +634,308 @@ def fig8_claims(fig8: pd.DataFrame, threshold: float, extent: pd.DataFrame) -> l
                       cause="the paper's theta is read on Fig. 8's points (step 0.1): "
                       + ("ours lies in the same bracket, optimal = local at 0.4 and not at 0.5"
                          if bracket else f"ours ({threshold:g}) is outside (0.4, 0.5]")),
-        compare_claim("Fig. 8", "co-allocation is beneficial above mu3 = 0.4 (at Fig. 8's "
-              "points 0.5-0.8 the optimum co-allocates and costs less than the local policy)",
-              FIG8_QUOTES["beneficial"], beneficial,
+        compare_claim(*SIM_CLAIMS["fig8 beneficial"], FIG8_QUOTES["beneficial"], beneficial,
               "optimal - local: " + fmt_series((c8["optimal"] - c8["local"]).round(2)),
               cause=f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local: "
               + fmt_series((c8["optimal"] - c8["local"]).round(2)), note=_PAIRED),
-        compare_claim("Fig. 8", "the heuristic performs very well when mu3 >= 0.5 (read at "
-              "its weakest: it costs less than the local policy)", FIG8_QUOTES["very well"],
+        compare_claim(*SIM_CLAIMS["fig8 very well"], FIG8_QUOTES["very well"],
               bool(better[c8.index >= 0.5].all()),
               "local - heuristic: " + fmt_series((c8["local"] - c8["heuristic"]).round(2)),
               cause="; ".join(f"mu3 = {k:g}: heuristic {c8.at[k, 'heuristic']:.2f}, local "
                               f"{c8.at[k, 'local']:.2f}" for k in c8.index[worse_than_local])
               + "; the heuristic's rule ignores mu3: co-allocating window states (x1 = 1), "
               f"heuristic vs optimum, by mu3: {heuristic_states}", note=_PAIRED),
-        claim("Fig. 8", "the heuristic is close to optimal for mu3 >= 0.6",
-              close8[high].all(), fmt_series((c8["heuristic"] - c8["optimal"]).round(2)),
+        claim(*SIM_CLAIMS["fig8 close"], close8[high].all(), fmt_series((c8["heuristic"] - c8["optimal"]).round(2)),
               cause=_gap(c8, ci8, high & ~close8.to_numpy(), "mu3") + f": {_UNEXPLAINED}"),
-        compare_claim("Fig. 8", "at mu3 = 0.4 the heuristic fails to detect that jobs need "
-              "not be co-allocated (it costs more than the local policy = the optimum)",
-              FIG8_QUOTES["fails"], bool(fails_low),
+        compare_claim(*SIM_CLAIMS["fig8 fails"], FIG8_QUOTES["fails"], bool(fails_low),
               f"mu3 = {lowest:g}: heuristic {c8.at[lowest, 'heuristic']:.2f} +- "
               f"{ci8.at[lowest, 'heuristic']:.2f}, local {c8.at[lowest, 'local']:.2f} +- "
               f"{ci8.at[lowest, 'local']:.2f}",
               cause="the heuristic's cost is close to (or below) the local policy's there"),
     ]  # fmt: skip
+
+
+# ------------------------------------------------------------------ paper-scale ensembles
+
+ENSEMBLE_COMPLETIONS = 2_000_000  # Section 6: "2.000.000 jobs completions were simulated"
+ENSEMBLE_REPLICATES = 60  # "a 95% confidence interval was computed by 60 independent replications"
+ENSEMBLE_SEED = 0  # replicate r runs on stream r of SeedSequence(0), as the notebook's runs
+SIM_FIGURES = {  # figure: (the varied parameter, its points), Section 6
+    "Fig. 5": ("rho", [{"rho": r} for r in LOADS]),
+    "Fig. 7": ("rho", [{"rho": r, "c1": 1.0, "c2": 1.0} for r in EQUAL_COST_LOADS]),
+    "Fig. 8": ("mu3", [{"rho": 0.8, "mu3": m} for m in MU3S]),
+    "Fig. 9": ("p", [{"rho": 0.8, "p": p} for p in PS]),
+}
+"""Figs. 5 and 7-9's parameter points (Fig. 6 is Fig. 5's runs); every other parameter
+is Fig. 2's (mu3 = 0.7, p = 0.6, c1 = 2, c2 = 1)."""
+
+
+def _full(point: Mapping) -> dict:
+    """A figure point with every parameter the simulation takes (Fig. 2's by default)."""
+    full = {"rho": 0.8, "mu3": EXPERIMENT_1["mu3"], "p": EXPERIMENT_1["p"], "c1": 2.0, "c2": 1.0}
+    full.update({k: float(v) for k, v in point.items()})
+    return full
+
+
+def ensemble_key(figure: str, policy: str, x: str, value: float) -> str:
+    """The store's item key of one policy's run at one point of a figure."""
+    return f"{figure} | {policy} average cost at {x} = {value:g}"
+
+
+def ensemble_points(replicates: int = ENSEMBLE_REPLICATES,
+                    completions: int = ENSEMBLE_COMPLETIONS) -> list[dict]:  # fmt: skip
+    """Figs. 5 and 7-9 at the paper's scale (Section 6): every point of
+    :data:`SIM_FIGURES`, ``replicates`` single runs of ``completions`` job completions
+    each (the paper: 60 replications of 2,000,000), the truncated chain at Delta = 30 as
+    in the notebook. One point is one replicate of all three policies: the same random
+    numbers for each (common random numbers), so they are compared run by run."""
+    return [{"figure": figure, **_full(point), "completions": int(completions),
+             "truncation": 30, "replicate": r}
+            for r in range(replicates) for figure, (_, points) in SIM_FIGURES.items()
+            for point in points]  # fmt: skip
+
+
+_SOLVED: dict[tuple, object] = {}
+
+
+def _optimal(mdp: CoallocationMDP, key: tuple):
+    """The optimal policy of ``mdp`` (kept per process: a Dask worker solves each
+    parameter point once for its 60 replicates)."""
+    if key not in _SOLVED:
+        _SOLVED[key] = mdp.solve()
+    return _SOLVED[key]
+
+
+def ensemble_point(figure: str, rho: float, mu3: float, p: float, c1: float, c2: float,
+                   completions: int, truncation: int, replicate: int) -> dict[str, float]:  # fmt: skip
+    """One replicate at one point of ``figure``: the average cost of the optimal,
+    heuristic and local policies in one run each (warm-up 5 %), all three on random
+    stream ``replicate`` of ``SeedSequence(ENSEMBLE_SEED)``: ``{item key: cost}``."""
+    if figure not in SIM_FIGURES:
+        raise InvalidParameter(f"unknown figure {figure!r}; choose one of {list(SIM_FIGURES)}")
+    params = dict(rho=float(rho), mu3=float(mu3), p=float(p), c1=float(c1), c2=float(c2))
+    x = SIM_FIGURES[figure][0]
+    mdp = model(int(truncation), **params)
+    out = {}
+    solved = _optimal(mdp, (int(truncation), *params.values()))
+    for policy in POLICIES:
+        chosen = solved if policy == "optimal" else policy
+        runs = simulate_policy(mdp, chosen, completions=int(completions), replications=1,
+                               seed=ENSEMBLE_SEED, truncated=True, first=int(replicate))  # fmt: skip
+        out[ensemble_key(figure, policy, x, params[x])] = float(runs["average_cost"].iloc[0])
+    return out
+
+
+def ensemble_cost(point: dict) -> float:
+    """Relative cost of recomputing a point: events grow with the completions (and a
+    little with the load, through lost arrivals at the truncation)."""
+    return point["completions"] * (1 + point["rho"])
+
+
+def ensemble_runs(store: pd.DataFrame, figure: str) -> dict[tuple[float, str], np.ndarray]:
+    """The store's runs of ``figure``: ``{(x value, policy): costs in replicate order}``
+    over :data:`SIM_FIGURES`'s points (a missing one is an error naming it)."""
+    from .store import values
+
+    x, points = SIM_FIGURES[figure]
+    runs = {}
+    for point in points:
+        k = _full(point)[x]
+        for policy in POLICIES:
+            runs[k, policy] = values(store, ensemble_key(figure, policy, x, k))
+    return runs
+
+
+def ensemble_costs(store: pd.DataFrame) -> pd.DataFrame:
+    """Every figure's point and policy at paper scale: the mean of the runs, its
+    Student-t 95 % half-width (as the paper's interval over its 60 replications), the
+    single-run range and the number of runs (:func:`policy_costs`'s columns, plus
+    ``figure``, ``x``, ``low``, ``high``, ``replicates``)."""
+    from ..ensemble import summarize
+
+    rows = []
+    for figure, (x, _) in SIM_FIGURES.items():
+        for (k, policy), costs in ensemble_runs(store, figure).items():
+            s = summarize(costs)
+            rows.append({"figure": figure, "x": x, x: k, "policy": policy, "average_cost": s.mean,
+                         "ci": s.ci, "low": s.low, "high": s.high, "replicates": s.n})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _paired_cells(cells, *, higher_is_better: bool = False) -> dict:
+    """Each cell ``(label, a, b)``: "a beats b" on the paired runs
+    (:func:`hpcmodels.ensemble.paired_claim`). Returns the cells sorted into ``better``,
+    ``unresolved`` (the paired 95 % CI contains 0) and ``reversed``, each a list of
+    ``label (mean +- ci)`` texts, and ``text`` listing every cell."""
+    from ..ensemble import paired_claim
+
+    out = {"better": [], "unresolved": [], "reversed": [], "all": [], "n": 0}
+    for label, a, b in cells:
+        r = paired_claim("", "", a, b, higher_is_better=higher_is_better)
+        text = f"{label}: {r['mean']:+.3g} ± {r['ci']:.2g}"
+        out["n"] = r["replicates"]
+        out["all"].append(text)
+        if r["verdict"] == "qualitative":
+            out["better"].append(text)
+        elif "contains 0" in r["reason"]:
+            out["unresolved"].append(text)
+        else:
+            out["reversed"].append(text)
+    return out
+
+
+def _cells_cause(cells: dict, why: str = "cause not identified") -> str:
+    parts = []
+    if cells["reversed"]:
+        parts.append("reversed on the paired runs at " + "; ".join(cells["reversed"]) + f": {why}")
+    if cells["unresolved"]:
+        parts.append("the paired 95 % CI contains 0 at " + "; ".join(cells["unresolved"])
+                     + f": {cells['n']} runs cannot tell them apart")  # fmt: skip
+    return "; ".join(parts)
+
+
+def _holds(cells: dict) -> bool:
+    return not cells["reversed"] and not cells["unresolved"]
+
+
+def _row(key: str, holds: bool, ours: str, *, cause: str = "", paper: str = "",
+         replicates: int = 0, note: str = "") -> dict:  # fmt: skip
+    """A paper-scale claim row under :data:`SIM_CLAIMS`'s item and quantity."""
+    item, quantity = SIM_CLAIMS[key]
+    row = compare_claim(item, quantity, paper or quantity, bool(holds), ours, cause=cause,
+                        note=note)  # fmt: skip
+    row["replicates"] = replicates
+    return row
+
+
+def _close_at(runs: dict, ks, a: str = "heuristic", b: str = "optimal") -> tuple[dict, str]:
+    """Whether ``a`` is "close" to ``b`` at each ``k`` (the report's one meaning,
+    :func:`alike`, on the means of the runs and their 95 % half-widths) and the paired
+    gap ``a - b`` at each, as text."""
+    from ..ensemble import summarize
+
+    close, parts = {}, []
+    for k in ks:
+        sa, sb, d = summarize(runs[k, a]), summarize(runs[k, b]), summarize(runs[k, a] - runs[k, b])
+        close[k] = alike([sa.mean, sb.mean], [sa.ci, sb.ci])
+        parts.append(f"{k:g}: {d.mean:+.3g} ± {d.ci:.2g} ({100 * d.mean / sb.mean:+.1f} %"
+                     f"{'' if close[k] else ', not close'})")  # fmt: skip
+    return close, f"{a} - {b} on the paired runs: " + "; ".join(parts)
+
+
+def _far(close: dict, ks) -> str:
+    """The cause of a "close" claim that fails: where the gap is beyond both limits."""
+    far = ", ".join(f"{k:g}" for k in ks if not close[k])
+    return f"beyond 5 % and the 95 % intervals at {far}; cause not identified"
+
+
+def ensemble_rows(store: pd.DataFrame) -> list[dict]:
+    """Section 6's statements on Figs. 5-9 judged on the store (:mod:`hpcmodels.ensemble`):
+    the paper prints no number of these figures, so every row is a claim. "A beats B" holds
+    when, at every point it speaks of, the paired differences of the same replicates have
+    a 95 % interval on the claimed side of zero; "close" keeps the report's one meaning
+    (:func:`alike`: within 5 %, or the 95 % intervals overlap) on the means of the runs.
+    Fig. 8's threshold is the exact one (:func:`coallocation_threshold`)."""
+    from ..ensemble import summarize
+
+    r5 = ensemble_runs(store, "Fig. 5")
+    n = len(r5[LOADS[0], "optimal"])
+    runs = f"{n} runs of {int(store['completions'].iloc[0]):,} completions per point"
+    rows = []
+
+    # Fig. 5: close at moderate load, behind above 0.85, better than local everywhere
+    moderate = [k for k in LOADS if k <= 0.8]
+    close5, gap5 = _close_at(r5, LOADS)
+    rows.append(_row("fig5 close", all(close5[k] for k in moderate), gap5,
+                     cause=_far(close5, moderate), replicates=n, note=runs))  # fmt: skip
+    high = [k for k in LOADS if k > 0.85]
+    behind = _paired_cells([(f"rho = {k:g}", r5[k, "optimal"], r5[k, "heuristic"]) for k in high])
+    near = [f"the heuristic is close to optimal at rho = {k:g}" for k in high if close5[k]]
+    cause = "; ".join(filter(None, [_cells_cause(behind), *near]))
+    rows.append(_row("fig5 behind", _holds(behind) and not any(close5[k] for k in high),
+                     "optimal - heuristic, paired: " + "; ".join(behind["all"]), cause=cause,
+                     replicates=n, note=runs))  # fmt: skip
+    beats = _paired_cells([(f"rho = {k:g}", r5[k, "heuristic"], r5[k, "local"]) for k in LOADS])
+    rows.append(_row("fig5 beats local", _holds(beats),
+                     "heuristic - local, paired: " + "; ".join(beats["all"]),
+                     cause=_cells_cause(beats), replicates=n, note=runs))  # fmt: skip
+
+    # Fig. 6: the reduction of optimal over local, per replicate, load after load
+    red = {k: 100 * (1 - r5[k, "optimal"] / r5[k, "local"]) for k in LOADS}
+    steps = _paired_cells([(f"{a:g} -> {b:g}", red[b], red[a])
+                           for a, b in zip(LOADS, LOADS[1:], strict=False)],
+                          higher_is_better=True)  # fmt: skip
+    per_load = "; ".join(f"{k:g}: {summarize(v).mean:.1f} ± {summarize(v).ci:.1f}"
+                         for k, v in red.items())  # fmt: skip
+    truncation = int(store["truncation"].iloc[0])
+    extent = coallocation_extent([{"rho": k} for k in LOADS], truncation).set_index("rho")
+    rows.append(_row("fig6 grows", _holds(steps),
+                     f"% reduction 100 (1 - optimal/local) per run, by load: {per_load}; its "
+                     "change from load to load, paired: " + "; ".join(steps["all"]),
+                     cause=_cells_cause(steps, "the optimum co-allocates in fewer window states "
+                                        "as the load rises (" + fmt_series(extent["optimal"])
+                                        + "; Sec. 5 row)"),
+                     replicates=n, note=runs))  # fmt: skip
+
+    # Fig. 7: equal costs
+    r7 = ensemble_runs(store, "Fig. 7")
+    close7, gap7 = _close_at(r7, EQUAL_COST_LOADS)
+    rows.append(_row("fig7 close", all(close7.values()), gap7,
+                     cause=_far(close7, EQUAL_COST_LOADS), replicates=n, note=runs))  # fmt: skip
+
+    # Fig. 8: mu3 at load 0.8
+    r8 = ensemble_runs(store, "Fig. 8")
+    threshold = coallocation_threshold(0.8, truncation=truncation)
+    ext8 = coallocation_extent([{"rho": 0.8, "mu3": k} for k in MU3S], truncation).set_index("mu3")
+    states = "; ".join(f"{k:g}: {ext8.at[k, 'heuristic_x1_1']} vs {ext8.at[k, 'optimal_x1_1']}"
+                       for k in ext8.index)  # fmt: skip
+    pays = [k for k in MU3S if k > 0.4]
+    opt = _paired_cells([(f"mu3 = {k:g}", r8[k, "optimal"], r8[k, "local"]) for k in pays])
+    rows.append(_row("fig8 beneficial", threshold <= 0.5 and _holds(opt),
+                     f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local, "
+                     "paired: " + "; ".join(opt["all"]), paper=FIG8_QUOTES["beneficial"],
+                     cause=_cells_cause(opt) or f"the optimum first co-allocates at mu3 = "
+                     f"{threshold:g}", replicates=n, note=runs))  # fmt: skip
+    well = _paired_cells([(f"mu3 = {k:g}", r8[k, "heuristic"], r8[k, "local"])
+                          for k in MU3S if k >= 0.5])  # fmt: skip
+    rows.append(_row("fig8 very well", _holds(well),
+                     "heuristic - local, paired: " + "; ".join(well["all"]),
+                     paper=FIG8_QUOTES["very well"],
+                     cause=_cells_cause(well, "the heuristic's rule p c1 q1 > c2 q2 ignores "
+                                        "mu3: co-allocating window states (x1 = 1), heuristic "
+                                        f"vs optimum, by mu3: {states}"),
+                     replicates=n, note=runs))  # fmt: skip
+    upper = [k for k in MU3S if k >= 0.6]
+    close8, gap8 = _close_at(r8, MU3S)
+    rows.append(_row("fig8 close", all(close8[k] for k in upper), gap8,
+                     cause=_far(close8, upper), replicates=n, note=runs))  # fmt: skip
+    low = min(MU3S)
+    fails = _paired_cells([(f"mu3 = {low:g}", r8[low, "local"], r8[low, "heuristic"])])
+    _, gap_low = _close_at(r8, [low])
+    rows.append(_row("fig8 fails", _holds(fails) and not close8[low],
+                     "local - heuristic, paired: " + "; ".join(fails["all"]) + f"; {gap_low}",
+                     paper=FIG8_QUOTES["fails"],
+                     cause=_cells_cause(fails) or "the heuristic is close to the optimum there",
+                     replicates=n, note=runs))  # fmt: skip
+
+    # Fig. 9: p at load 0.8
+    r9 = ensemble_runs(store, "Fig. 9")
+    close9, gap9 = _close_at(r9, PS)
+    rows.append(_row("fig9 close", all(close9.values()), gap9, cause=_far(close9, PS),
+                     replicates=n, note=runs))  # fmt: skip
+    means = {k: float(np.mean(r9[k, "optimal"])) for k in PS}
+    top = max(means, key=means.get)
+    ends = [k for k in (min(PS), max(PS)) if k != top]
+    above = _paired_cells([(f"p = {top:g} vs {k:g}", r9[top, "optimal"], r9[k, "optimal"])
+                           for k in ends], higher_is_better=True)  # fmt: skip
+    interior = top not in (min(PS), max(PS))
+    rows.append(_row("fig9 balanced", interior and _holds(above),
+                     "optimal cost by p: " + "; ".join(
+                         f"{k:g}: {summarize(r9[k, 'optimal']).mean:.2f} ± "
+                         f"{summarize(r9[k, 'optimal']).ci:.2g}" for k in PS)
+                     + (f"; highest at p = {top:g}, above the ends, paired: "
+                        + "; ".join(above["all"]) if interior else ""),
+                     cause=_cells_cause(above) if interior
+                     else f"the optimal cost is highest at p = {top:g}, an end of the range",
+                     replicates=n, note=runs))  # fmt: skip
+    return rows
