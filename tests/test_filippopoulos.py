@@ -249,3 +249,148 @@ def test_policy_costs_run_as_a_sweep_and_come_back_from_its_cache(tmp_path, monk
                                   first)  # fmt: skip
     with pytest.raises(RuntimeError, match=r"3 of 3 points of policy_cost \(t\) failed.*OSError"):
         fk.policy_costs([{"rho": 0.7}], "t", cache=tmp_path, **small)
+
+
+# ---------------------------------------------------------------- paper-scale ensembles
+
+PAPER_LIKE = {  # (figure, policy): cost by the figure's x, a picture where every claim holds
+    ("Fig. 5", "optimal"): [4, 6, 11, 22, 33, 45],
+    ("Fig. 5", "heuristic"): [4.05, 6.1, 11.2, 22.5, 36, 54],
+    ("Fig. 5", "local"): [4.3, 7, 14, 29, 48, 70],
+    ("Fig. 7", "optimal"): [3, 4, 6, 12, 14],
+    ("Fig. 7", "heuristic"): [3.03, 4.04, 6.06, 12.1, 14.2],
+    ("Fig. 7", "local"): [3.3, 4.5, 7, 15, 18],
+    ("Fig. 8", "optimal"): [30, 28, 25, 22, 20],
+    ("Fig. 8", "heuristic"): [40, 28.5, 25.5, 22.5, 20.5],
+    ("Fig. 8", "local"): [30, 30, 30, 30, 30],
+    ("Fig. 9", "optimal"): [16, 21, 22, 20],
+    ("Fig. 9", "heuristic"): [16.1, 21.2, 22.3, 20.2],
+    ("Fig. 9", "local"): [17, 24, 29, 25],
+}
+
+
+def _synthetic_store(costs=PAPER_LIKE, *, replicates=12, common=0.02, own=0.001, seed=1):
+    """A store of :func:`fk.ensemble_points`'s points whose runs are ``costs`` times
+    ``1 + common z_r + own e``: ``z_r`` shared by a replicate's three policies (common
+    random numbers), ``e`` each run's own."""
+    from hpcmodels.papers import store
+
+    rng = np.random.default_rng(seed)
+    points = fk.ensemble_points(replicates=replicates, completions=1_000)
+    results = []
+    for point in points:
+        figure = point["figure"]
+        x, figure_points = fk.SIM_FIGURES[figure]
+        xs = [fk._full(p)[x] for p in figure_points]
+        z = rng.standard_normal()
+        out = {}
+        for policy in fk.POLICIES:
+            base = costs[figure, policy][xs.index(point[x])]
+            run = base * (1 + common * z + own * rng.standard_normal())
+            out[fk.ensemble_key(figure, policy, x, point[x])] = run
+        results.append(out)
+    return store._rows(points, results)
+
+
+@pytest.fixture
+def no_solves(monkeypatch):
+    """ensemble_rows' exact inputs (the threshold, the extents) without solving."""
+    monkeypatch.setattr(fk, "coallocation_threshold", lambda *a, **k: 0.48)
+    monkeypatch.setattr(fk, "coallocation_extent", lambda points, truncation: (
+        _extent("mu3", fk.MU3S, [0, 8, 23, 65, 166]) if "mu3" in points[0]
+        else _extent("rho", fk.LOADS, [75, 70, 68, 65, 62, 60])))  # fmt: skip
+
+
+def _by_key(rows):
+    return {(r["item"], r["quantity"]): r for r in rows}
+
+
+def test_ensemble_rows_name_the_quick_rows(no_solves):
+    """Every paper-scale row has the item and quantity of a quick row (store.beside
+    lines them up), one per simulated statement."""
+    fig5 = _costs("rho", fk.LOADS, *(PAPER_LIKE["Fig. 5", p] for p in fk.POLICIES))
+    fig7 = _costs("rho", fk.EQUAL_COST_LOADS, *(PAPER_LIKE["Fig. 7", p] for p in fk.POLICIES))
+    fig8 = _costs("mu3", fk.MU3S, *(PAPER_LIKE["Fig. 8", p] for p in fk.POLICIES))
+    fig9 = _costs("p", fk.PS, *(PAPER_LIKE["Fig. 9", p] for p in fk.POLICIES))
+    quick = fk.simulation_claims(fig5, fig7, fig8, fig9, 0.48,
+                                 _extent("rho", fk.LOADS, [75, 70, 68, 65, 62, 60]), MU3_EXTENT)  # fmt: skip
+    scale = fk.ensemble_rows(_synthetic_store())
+    assert set(_by_key(scale)) == set(fk.SIM_CLAIMS.values())
+    assert set(_by_key(scale)) <= set(_by_key(quick))
+    assert len(scale) == len(_by_key(scale))
+    for row in scale:
+        assert row["kind"] == "claim" and row["replicates"] == 12
+        assert row["paper"] == _by_key(quick)[row["item"], row["quantity"]]["paper"]
+
+
+def test_ensemble_rows_hold_on_the_papers_picture_and_differ_when_reversed(no_solves):
+    held = _by_key(fk.ensemble_rows(_synthetic_store()))
+    failing = {k: r["reason"] for k, r in held.items() if r["verdict"] != "qualitative"}
+    assert not failing
+    # heuristic and local swapped: every "beats local" is reversed, run by run
+    swapped = dict(PAPER_LIKE)
+    for figure in ("Fig. 5", "Fig. 8"):
+        swapped[figure, "heuristic"], swapped[figure, "local"] = (
+            PAPER_LIKE[figure, "local"], PAPER_LIKE[figure, "heuristic"])  # fmt: skip
+    rows = _by_key(fk.ensemble_rows(_synthetic_store(swapped)))
+    beats = rows[fk.SIM_CLAIMS["fig5 beats local"]]
+    assert beats["verdict"] == "differs"
+    assert "reversed on the paired runs at rho = 0.5" in beats["reason"]
+    well = rows[fk.SIM_CLAIMS["fig8 very well"]]
+    assert well["verdict"] == "differs" and "ignores mu3" in well["reason"]
+    assert "0.5: 147 vs 8" in well["reason"]
+    assert rows[fk.SIM_CLAIMS["fig8 fails"]]["verdict"] == "differs"
+    # a heuristic 20 % above the optimum is not close; a reduction that falls is no growth
+    worse = dict(PAPER_LIKE)
+    worse["Fig. 9", "heuristic"] = [1.2 * c for c in PAPER_LIKE["Fig. 9", "optimal"]]
+    worse["Fig. 5", "local"] = [4.3, 7, 14, 29, 40, 50]
+    rows = _by_key(fk.ensemble_rows(_synthetic_store(worse)))
+    close9 = rows[fk.SIM_CLAIMS["fig9 close"]]
+    assert close9["verdict"] == "differs" and "at 0.2, 0.4, 0.6, 0.8" in close9["reason"]
+    grows = rows[fk.SIM_CLAIMS["fig6 grows"]]
+    assert grows["verdict"] == "differs" and "reversed on the paired runs at 0.8 -> 0.85" in (
+        grows["reason"])  # fmt: skip
+    assert "fewer window states" in grows["reason"]
+    # the balanced p's cost at an end of the range
+    ends = dict(PAPER_LIKE)
+    ends["Fig. 9", "optimal"] = [23, 21, 22, 20]
+    balanced = _by_key(fk.ensemble_rows(_synthetic_store(ends)))[fk.SIM_CLAIMS["fig9 balanced"]]
+    assert balanced["verdict"] == "differs" and "highest at p = 0.2" in balanced["reason"]
+
+
+def test_ensemble_rows_judge_beats_on_paired_runs(no_solves):
+    """A 0.5 % edge under 5 % common noise: the two intervals overlap, the paired
+    differences resolve it; with independent noise of the same size they cannot."""
+    edge = dict(PAPER_LIKE)
+    edge["Fig. 5", "heuristic"] = [0.995 * c for c in PAPER_LIKE["Fig. 5", "local"]]
+    edge["Fig. 5", "optimal"] = [0.99 * c for c in edge["Fig. 5", "heuristic"]]
+    key = fk.SIM_CLAIMS["fig5 beats local"]
+    paired = _by_key(fk.ensemble_rows(_synthetic_store(edge, common=0.05, own=0.0005)))[key]
+    assert paired["verdict"] == "qualitative" and "rho = 0.9: -" in paired["ours"]
+    apart = _by_key(fk.ensemble_rows(_synthetic_store(edge, common=0.0, own=0.05)))[key]
+    assert apart["verdict"] == "differs" and "contains 0" in apart["reason"]
+
+
+def test_one_replicate_alone_is_the_same_run_as_in_a_series():
+    m = fk.model(8, rho=0.7)
+    series = simulate_policy(m, "heuristic", completions=5_000, replications=4, seed=3)
+    alone = simulate_policy(m, "heuristic", completions=5_000, replications=1, seed=3, first=2)
+    assert alone["replication"].to_list() == [2]
+    assert alone["average_cost"].iloc[0] == series["average_cost"].iloc[2]
+
+
+def test_ensemble_points_are_the_papers_scale_and_recompute_bit_for_bit():
+    points = fk.ensemble_points()
+    assert len(points) == fk.ENSEMBLE_REPLICATES * sum(len(p) for _, p in fk.SIM_FIGURES.values())
+    assert {p["completions"] for p in points} == {2_000_000}
+    assert {p["replicate"] for p in points} == set(range(60))
+    point = dict(points[0], completions=3_000, truncation=8, replicate=5)
+    once = fk.ensemble_point(**point)
+    fk._SOLVED.clear()
+    assert fk.ensemble_point(**point) == once
+    assert sorted(once) == sorted(fk.ensemble_key("Fig. 5", p, "rho", 0.5) for p in fk.POLICIES)
+    m = fk.model(8, rho=0.5)
+    local = simulate_policy(m, "local", completions=3_000, replications=6, truncated=True)
+    assert once[fk.ensemble_key("Fig. 5", "local", "rho", 0.5)] == local["average_cost"].iloc[5]
+    with pytest.raises(HpcmodelsError, match="unknown figure"):
+        fk.ensemble_point(**dict(point, figure="Fig. 6"))
