@@ -394,3 +394,14 @@ def test_ensemble_points_are_the_papers_scale_and_recompute_bit_for_bit():
     assert once[fk.ensemble_key("Fig. 5", "local", "rho", 0.5)] == local["average_cost"].iloc[5]
     with pytest.raises(HpcmodelsError, match="unknown figure"):
         fk.ensemble_point(**dict(point, figure="Fig. 6"))
+
+
+def test_exact_check_puts_the_stationary_average_beside_each_mean():
+    costs = fk.ensemble_costs(_synthetic_store(replicates=3))
+    checked = fk.exact_check(costs, truncation=8)
+    assert len(checked) == len(costs) and np.isfinite(checked[["exact", "z"]]).all().all()
+    local8 = checked[(checked["figure"] == "Fig. 8") & (checked["policy"] == "local")]
+    np.testing.assert_allclose(local8["exact"], local8["exact"].iloc[0], rtol=1e-9)  # no mu3
+    m = fk.model(8, rho=0.5)
+    row = checked[(checked["figure"] == "Fig. 5") & (checked["rho"] == 0.5)].set_index("policy")
+    assert row.at["heuristic", "exact"] == m.average_cost(fk.heuristic_actions(m))

@@ -939,3 +939,29 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                      else f"the optimal cost is highest at p = {top:g}, an end of the range",
                      replicates=n, note=runs))  # fmt: skip
     return rows
+
+
+def exact_check(costs: pd.DataFrame, truncation: int = 30) -> pd.DataFrame:
+    """:func:`ensemble_costs`'s frame with each policy's exact long-run average cost on
+    the truncated chain (:meth:`CoallocationMDP.average_cost`, from the stationary
+    distribution) and ``z``: how many standard errors of the mean of the runs it lies
+    from that value (a check of the simulation at paper scale)."""
+    from scipy import stats
+
+    exact = {}
+    for figure, (x, points) in SIM_FIGURES.items():
+        for point in points:
+            params = _full(point)
+            key = tuple(params.values())
+            if key not in exact:
+                mdp = model(truncation, **params)
+                heuristic = heuristic_actions(mdp)
+                exact[key] = {"optimal": mdp.average_cost(_optimal(mdp, (truncation, *key)).policy),
+                              "heuristic": mdp.average_cost(heuristic),
+                              "local": mdp.average_cost(np.zeros_like(heuristic))}  # fmt: skip
+            exact[figure, params[x]] = exact[key]
+    out = costs.copy()
+    out["exact"] = [exact[r.figure, getattr(r, r.x)][r.policy] for r in out.itertuples()]
+    se = out["ci"] / stats.t.ppf(0.975, out["replicates"] - 1)
+    out["z"] = (out["average_cost"] - out["exact"]) / se
+    return out
