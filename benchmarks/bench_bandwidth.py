@@ -40,6 +40,8 @@ from hpcmodels.bandwidth.modules import A1
 from hpcmodels.multicluster import simulate
 from hpcmodels.papers.jones2005 import MODULE_CODES, TABLE1, decision_times
 
+from timing import median_time
+
 
 @numba.njit(cache=True)
 def plain_simulation(submit, runtime, procs, origin, m, nodes, coallocate):
@@ -121,13 +123,7 @@ def decision_table(n: int) -> pd.DataFrame:
 
 def cpu_time(fn, repeat: int = 3) -> tuple[float, object]:
     """Median CPU seconds of this process over ``repeat`` calls after a warm-up call."""
-    result = fn()
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        result = fn()
-        times.append(time.process_time() - start)
-    return float(np.median(times)), result
+    return median_time(fn, repeat, clock=time.process_time)
 
 
 def run_table(jobs_per_cluster: int) -> pd.DataFrame:
