@@ -134,3 +134,32 @@ def test_bad_input_is_an_error_naming_the_field(call, field):
         call()
     assert isinstance(err.value, HpcmodelsError) and isinstance(err.value, ValueError)
     assert field in str(err.value)
+
+
+# ---------------------------------------------------------------- the store's bad input
+
+
+def test_the_store_meets_bad_input_with_errors_naming_it(tmp_path):
+    import pandas as pd
+
+    from hpcmodels.papers import store
+
+    with pytest.raises(InvalidParameter, match="unknown paper 'nope'"):
+        store.store_path("nope")
+    with pytest.raises(InvalidParameter, match="'shih2013' has no paper-scale ensembles yet"):
+        store.compute_store("shih2013", folder=tmp_path)
+    assert store.read_store("jones2005", tmp_path) is None  # not computed: None, not an error
+    pd.DataFrame({"item": ["a"], "value": [1.0]}).to_parquet(tmp_path / "jones2005.parquet")
+    with pytest.raises(InvalidParameter, match=r"lacks column\(s\) \['replicate'\]"):
+        store.read_store("jones2005", tmp_path)
+    frame = pd.DataFrame({"item": ["a", "a"], "replicate": [1, 0], "value": [2.0, 1.0]})
+    assert list(store.values(frame, "a")) == [1.0, 2.0]  # replicate order
+    with pytest.raises(InvalidParameter, match="no rows for item 'b'"):
+        store.values(frame, "b")
+    with pytest.raises(InvalidParameter, match="gave no finite value"):
+        store._rows([{"replicate": 0}], [{"a": float("nan")}])
+    assert (
+        store.beside(frame.assign(quantity="q"), None)["verdict (paper scale)"]
+        .eq("not computed")
+        .all()
+    )
