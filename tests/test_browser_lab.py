@@ -144,7 +144,20 @@ def _run_state(page) -> str:
     )
 
 
+def _dismiss_dialogs(page) -> None:
+    """Close a modal JupyterLab dialog left open over the page (Escape: nothing is
+    accepted), printing its text; a CI run saw one intercept the Run menu's click."""
+    dialogs = page.locator(".jp-Dialog:visible")
+    while dialogs.count():
+        print("JupyterLab dialog dismissed:", dialogs.first.inner_text()[:300])
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(500)
+        if dialogs.count():  # not closed by Escape: stop, the click will say why
+            return
+
+
 def _menu(page, menu: str, item: str) -> None:
+    _dismiss_dialogs(page)
     page.locator(".lm-MenuBar-itemLabel", has_text=menu).first.click()
     page.locator(".lm-Menu-itemLabel", has_text=item).first.click()
 
