@@ -15,7 +15,10 @@ The rule, written once here and used by every paper (``README.md`` and
   replacement, from a fixed seed). ``within tolerance`` when the printed value lies in
   that distribution's central 95 % range, or within the tolerance of the quantity's kind
   (:data:`hpcmodels.papers.report.TOLERANCES`) of our mean; otherwise ``differs``, with
-  how many standard deviations of our mean of ``k`` runs it lies away.
+  how many standard deviations of our mean of ``k`` runs it lies away. A printed value
+  computed from the means of several series (one method's improvement over the best of
+  the others) is judged the same way on that statistic of our means of ``k`` runs,
+  resampled with whole replicates so the series stay paired (:func:`statistic_of_k`).
 * **A claim that A beats B** (lower is better, or higher with ``higher_is_better``) is
   judged on the paired differences ``A - B`` over the same replicates: their mean and
   Student-t 95 % confidence interval. ``qualitative`` (the claim holds) when the interval
@@ -27,6 +30,7 @@ The rule, written once here and used by every paper (``README.md`` and
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +46,8 @@ __all__ = [
     "mean_of_k",
     "runtime_scale",
     "ensemble_value",
+    "statistic_of_k",
+    "ensemble_statistic",
     "paired_claim",
 ]
 
@@ -125,29 +131,51 @@ def runtime_scale(replicate: int) -> float:
     return float(1.0 + RUNTIME_JITTER * u)
 
 
-def ensemble_value(item: str, quantity: str, paper, values, *, kind: str, k: int = 1,
-                   other_input: str = "", note: str = "", cause: str = "") -> dict:  # fmt: skip
-    """A printed value (the mean of ``k`` runs of the paper) against our replicates, by
-    the module's rule. Returns a report row (:func:`hpcmodels.papers.report.compare_value`'s
-    columns) plus ``mean``, ``ci``, ``low``, ``high``, ``replicates``, ``range_k`` (our
-    95 % range of the mean of ``k``) and ``sigmas`` (how many standard deviations of our
-    mean of ``k`` runs the printed value lies from our mean)."""
+def _table(table, name: str = "table") -> np.ndarray:
+    try:
+        t = np.asarray(table, float)
+    except (TypeError, ValueError):
+        raise InvalidParameter(f"{name} must be numbers, got {table!r:.80}") from None
+    if t.ndim != 2 or t.shape[0] == 0 or t.shape[1] == 0:
+        raise InvalidParameter(
+            f"{name} must be a non-empty 2-D table (replicates x columns), got shape {t.shape}"
+        )
+    if not np.all(np.isfinite(t)):
+        row = int(np.argmax(~np.all(np.isfinite(t), axis=1)))
+        raise InvalidParameter(f"{name} row {row} is not finite: every replicate must be finite")
+    return t
+
+
+def statistic_of_k(table, statistic: Callable[[np.ndarray], np.ndarray], k: int = 1, *,
+                   confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
+    """Central ``confidence`` range and standard deviation of ``statistic`` of our mean
+    of ``k`` runs, for a value the paper computes from *several* means (an improvement
+    of one method's mean over the best of others'): ``table`` holds one row per
+    replicate and one column per series, the same replicate in every column (paired);
+    ``statistic`` maps an ``(n, columns)`` array of column means to ``n`` values. The
+    resampling is :func:`mean_of_k`'s: :data:`RESAMPLES` sets of ``k`` rows drawn with
+    replacement from :data:`RESAMPLE_SEED`, whole rows, so the pairing is kept."""
+    t = _table(table)
+    k = check_int("k", k, minimum=1)
+    if not 0 < confidence < 1:
+        raise InvalidParameter(f"confidence must lie in (0, 1), got {confidence!r}")
+    rng = np.random.default_rng(RESAMPLE_SEED)
+    means = t[rng.integers(0, t.shape[0], size=(RESAMPLES, k))].mean(axis=1)
+    stats = np.asarray(statistic(means), float)
+    if stats.shape != (RESAMPLES,) or not np.all(np.isfinite(stats)):
+        raise InvalidParameter("statistic must map each row of column means to one finite value")
+    tail = 50 * (1 - confidence)
+    lo, hi = np.percentile(stats, [tail, 100 - tail])
+    return float(lo), float(hi), float(stats.std(ddof=1))
+
+
+def _verdict(item: str, quantity: str, kind: str, p: float, s: Ensemble, lo: float, hi: float,
+             sd_k: float, k: int, other_input: str, note: str, cause: str) -> dict:  # fmt: skip
+    """The module's rule on one printed value ``p`` against our ensemble ``s`` and the
+    95 % range ``[lo, hi]`` (standard deviation ``sd_k``) of our value from ``k`` runs."""
     from .papers.report import TOLERANCES, _join
 
-    if kind not in TOLERANCES:
-        raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
-    printed = paper if isinstance(paper, str) else repr(paper)
-    try:
-        p = float(printed)
-    except ValueError:
-        raise InvalidParameter(f"paper must be a number, got {paper!r}") from None
-    if not math.isfinite(p):
-        raise InvalidParameter(f"paper must be finite, got {paper!r}")
-    s = summarize(values)
-    k = check_int("k", k, minimum=1)
-    lo, hi = mean_of_k(values, k)
     tol = TOLERANCES[kind].of(p)
-    sd_k = s.sd / math.sqrt(k) if s.n > 1 else float("nan")
     sigmas = (p - s.mean) / sd_k if sd_k > 0 else (0.0 if p == s.mean else math.inf)
     runs = "one run" if k == 1 else f"the mean of {k} runs"
     where = f"ours {s.text()}; 95 % range of {runs}: {lo:.4g} to {hi:.4g}"
@@ -170,6 +198,60 @@ def ensemble_value(item: str, quantity: str, paper, values, *, kind: str, k: int
     return dict(item=item, quantity=quantity, kind=kind, paper=p, ours=s.mean, diff=s.mean - p,
                 verdict=verdict, reason=reason, mean=s.mean, ci=s.ci, low=s.low, high=s.high,
                 replicates=s.n, range_k=f"{lo:.4g} to {hi:.4g}", sigmas=sigmas)  # fmt: skip
+
+
+def _printed(paper, kind: str) -> float:
+    from .papers.report import TOLERANCES
+
+    if kind not in TOLERANCES:
+        raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
+    printed = paper if isinstance(paper, str) else repr(paper)
+    try:
+        p = float(printed)
+    except ValueError:
+        raise InvalidParameter(f"paper must be a number, got {paper!r}") from None
+    if not math.isfinite(p):
+        raise InvalidParameter(f"paper must be finite, got {paper!r}")
+    return p
+
+
+def ensemble_value(item: str, quantity: str, paper, values, *, kind: str, k: int = 1,
+                   other_input: str = "", note: str = "", cause: str = "") -> dict:  # fmt: skip
+    """A printed value (the mean of ``k`` runs of the paper) against our replicates, by
+    the module's rule. Returns a report row (:func:`hpcmodels.papers.report.compare_value`'s
+    columns) plus ``mean``, ``ci``, ``low``, ``high``, ``replicates``, ``range_k`` (our
+    95 % range of the mean of ``k``) and ``sigmas`` (how many standard deviations of our
+    mean of ``k`` runs the printed value lies from our mean)."""
+    p = _printed(paper, kind)
+    s = summarize(values)
+    k = check_int("k", k, minimum=1)
+    lo, hi = mean_of_k(values, k)
+    sd_k = s.sd / math.sqrt(k) if s.n > 1 else float("nan")
+    return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
+
+
+def ensemble_statistic(item: str, quantity: str, paper, table,
+                       statistic: Callable[[np.ndarray], np.ndarray], *, kind: str, k: int = 1,
+                       other_input: str = "", note: str = "", cause: str = "") -> dict:  # fmt: skip
+    """A printed value that the paper computes from the means of ``k`` runs of several
+    series (``statistic`` of the column means, see :func:`statistic_of_k`) against ours,
+    by the module's rule: our value is ``statistic`` of the means over all replicates,
+    its ``ci`` the half-width of the bootstrap 95 % range of that estimate, ``low`` and
+    ``high`` the range of ``statistic`` over single replicates; the verdict compares the
+    printed value with the 95 % range of ``statistic`` of our mean of ``k`` runs, and
+    ``sigmas`` counts that distribution's standard deviations. Same row as
+    :func:`ensemble_value`."""
+    p = _printed(paper, kind)
+    t = _table(table)
+    k = check_int("k", k, minimum=1)
+    ours = float(np.asarray(statistic(t.mean(axis=0)[None, :]), float)[0])
+    singles = np.asarray(statistic(t), float)
+    lo_all, hi_all, _ = statistic_of_k(t, statistic, t.shape[0])
+    n = t.shape[0]
+    s = Ensemble(ours, (hi_all - lo_all) / 2 if n > 1 else float("nan"), float("nan"),
+                 float(singles.min()), float(singles.max()), n)  # fmt: skip
+    lo, hi, sd_k = statistic_of_k(t, statistic, k)
+    return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
 
 
 def paired_claim(item: str, claim: str, a, b, *, a_name: str = "A", b_name: str = "B",
