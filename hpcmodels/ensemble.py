@@ -205,10 +205,11 @@ def _printed(paper, kind: str) -> float:
 
     if kind not in TOLERANCES:
         raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
-    printed = paper if isinstance(paper, str) else repr(paper)
+    if isinstance(paper, bool):
+        raise InvalidParameter(f"paper must be a number, got {paper!r}")
     try:
-        p = float(printed)
-    except ValueError:
+        p = float(paper)  # a printed string, or a number (a NumPy scalar too)
+    except (TypeError, ValueError):
         raise InvalidParameter(f"paper must be a number, got {paper!r}") from None
     if not math.isfinite(p):
         raise InvalidParameter(f"paper must be finite, got {paper!r}")

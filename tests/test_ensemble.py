@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 
 from hpcmodels.ensemble import (
     RUNTIME_JITTER,
+    ensemble_statistic,
     ensemble_value,
     mean_of_k,
     paired_claim,
     runtime_scale,
+    statistic_of_k,
     summarize,
 )
 from hpcmodels.errors import HpcmodelsError, InvalidParameter
@@ -123,6 +125,7 @@ def test_runtime_scale_of_trace_replicates():
         (lambda: ensemble_value("x", "q", "1", RUNS, kind="speed"), "kind"),
         (lambda: ensemble_value("x", "q", "n/a", RUNS, kind="time"), "paper"),
         (lambda: ensemble_value("x", "q", float("nan"), RUNS, kind="time"), "paper"),
+        (lambda: ensemble_value("x", "q", True, RUNS, kind="time"), "paper"),
         (lambda: paired_claim("x", "c", RUNS, RUNS[:5]), "pair"),
         (lambda: paired_claim("x", "c", [1.0], [2.0]), "at least 2"),
         (lambda: runtime_scale(-1), "replicate"),
@@ -136,18 +139,75 @@ def test_bad_input_is_an_error_naming_the_field(call, field):
     assert field in str(err.value)
 
 
+# ------------------------------------------- a value computed from several means (paired)
+TLA = RUNS * 0.8  # a second series of the same replicates
+
+
+def _gain(means):
+    """Improvement % of column 1 over column 0 (a Table 4-like statistic)."""
+    return 100 * (means[:, 0] - means[:, 1]) / means[:, 0]
+
+
+def test_the_statistic_of_one_column_mean_is_the_mean_of_k_rule():
+    for k in (1, 4, 10):
+        lo, hi, _ = statistic_of_k(RUNS[:, None], lambda m: m[:, 0], k)
+        assert (lo, hi) == pytest.approx(mean_of_k(RUNS, k), rel=1e-12)
+
+
+def test_resampling_keeps_whole_replicates_so_paired_series_stay_paired():
+    # column 1 is 0.8 x column 0 in every replicate: the gain is 20 % in every resample,
+    # which resampling the two columns independently would not give
+    lo, hi, sd = statistic_of_k(np.column_stack([RUNS, TLA]), _gain, 10)
+    assert lo == pytest.approx(20.0) and hi == pytest.approx(20.0) and sd < 1e-9
+
+
+def test_a_printed_statistic_is_judged_on_our_statistic_of_k_means():
+    rng = np.random.default_rng(5)
+    table = np.column_stack([RUNS, RUNS * rng.uniform(0.6, 1.0, RUNS.size)])
+    ours = _gain(table.mean(axis=0)[None, :])[0]
+    row = ensemble_statistic("Table 4", "gain %", f"{ours:.4f}", table, _gain, kind="percent", k=10)
+    assert row["verdict"] == "within tolerance" and row["ours"] == pytest.approx(ours)
+    singles = _gain(table)
+    assert (row["low"], row["high"], row["replicates"]) == (singles.min(), singles.max(), 10)
+    far = ensemble_statistic("Table 4", "gain %", ours + 30, table, _gain, kind="percent", k=10)
+    assert far["verdict"] == "differs" and far["sigmas"] > 3
+    assert "standard deviations of the mean of 10 runs" in far["reason"]
+    lo, hi = (float(v) for v in far["range_k"].split(" to "))
+    assert lo < ours < hi  # our 95 % range of the mean of 10 runs holds our value
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: statistic_of_k(RUNS, _gain, 2), "table"),
+        (lambda: statistic_of_k(np.empty((0, 2)), _gain, 2), "table"),
+        (lambda: statistic_of_k([[1.0, 2.0], [float("nan"), 1.0]], _gain), "table row 1"),
+        (lambda: statistic_of_k([[1.0, 2.0], [3.0, 1.0]], _gain, 0), "k"),
+        (lambda: statistic_of_k([[1.0, 2.0], [3.0, 1.0]], lambda m: m, 2), "statistic"),
+        (lambda: statistic_of_k([[0.0, 2.0], [0.0, 1.0]], _gain, 2), "statistic"),
+        (lambda: ensemble_statistic("x", "q", "z", [[1.0, 2.0]], _gain, kind="percent"), "paper"),
+    ],
+)
+def test_the_statistic_rule_meets_bad_input_naming_the_field(call, field):
+    with pytest.raises(InvalidParameter) as err:
+        call()
+    assert field in str(err.value)
+
+
 # ---------------------------------------------------------------- the store's bad input
 
 
-def test_the_store_meets_bad_input_with_errors_naming_it(tmp_path):
+def test_the_store_meets_bad_input_with_errors_naming_it(tmp_path, monkeypatch):
     import pandas as pd
 
-    from hpcmodels.papers import store
+    from hpcmodels.papers import shih2013, store
 
     with pytest.raises(InvalidParameter, match="unknown paper 'nope'"):
         store.store_path("nope")
+    monkeypatch.delattr(shih2013, "ensemble_points")  # a paper module without ensembles
     with pytest.raises(InvalidParameter, match="'shih2013' has no paper-scale ensembles yet"):
         store.compute_store("shih2013", folder=tmp_path)
+    monkeypatch.undo()
     assert store.read_store("jones2005", tmp_path) is None  # not computed: None, not an error
     pd.DataFrame({"item": ["a"], "value": [1.0]}).to_parquet(tmp_path / "jones2005.parquet")
     with pytest.raises(InvalidParameter, match=r"lacks column\(s\) \['replicate'\]"):
