@@ -626,7 +626,9 @@ def ensemble_point(study: str, strategy: str, selection: str, jobs_per_cluster: 
 
 def ensemble_cost(point: dict) -> float:
     """Relative cost of recomputing a point: migration only is the cheapest run."""
-    return {"migration_only": 1.0, "ideal": 1.5}.get(point["strategy"], 2.5) * point["jobs_per_cluster"]
+    return {"migration_only": 1.0, "ideal": 1.5}.get(point["strategy"], 2.5) * point[
+        "jobs_per_cluster"
+    ]
 
 
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
