@@ -43,6 +43,7 @@ __all__ = [
     "read_provenance",
     "compute_store",
     "values",
+    "relative_spread",
     "recompute",
     "cheapest_rows",
     "SCALE_COLUMNS",
@@ -178,6 +179,14 @@ def values(store: pd.DataFrame, item: str) -> np.ndarray:
     if rows.empty:
         raise InvalidParameter(f"the store has no rows for item {item!r}")
     return rows["value"].to_numpy(float)
+
+
+def relative_spread(store: pd.DataFrame) -> pd.Series:
+    """Each item's sample standard deviation over its replicates divided by the absolute
+    mean (NaN for a mean of 0): how far one run of the item moves, per item."""
+    grouped = store.groupby("item")["value"]
+    mean = grouped.mean().abs()
+    return (grouped.std(ddof=1) / mean.where(mean > 0)).rename("relative sd")
 
 
 def _parameters(row: pd.Series) -> dict:
