@@ -40,6 +40,7 @@ from .state import (
     DEBUG,
     EASY,
     EVENTS,
+    FULL,
     LARGEST,
     MAX_LEVEL,
     MODULE_CALLS,
@@ -223,7 +224,7 @@ def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc:
                       memo=alloc == TLA)  # fmt: skip
     if sel == CONSERVATIVE:
         init_pool(state)
-        state.ctr[REBUILD] = 1
+        state.ctr[REBUILD] = FULL
     if coal:
         room = n + int(cap.sum()) + cap.size
         set_split_buffers(state, np.empty(room, np.int64), np.empty(room, np.int64))

@@ -28,6 +28,7 @@ from .state import (
     EASY,
     EVENTS,
     FCFS,
+    HOLES,
     LAST_FCFS_START,
     LAST_T,
     LSLT,
@@ -137,7 +138,11 @@ def _release(state, j, t):
         for k in range(off, off + state.split_len[j]):
             state.free[state.split_site[k]] += state.split_procs[k]
     if state.cfg[SEL] == CONSERVATIVE and state.pend[j] > t + tolerance(t):
-        state.ctr[REBUILD] = 1  # ended before its predicted end: the profile changed
+        # ended before its predicted end: the profile gained its processors until then
+        if state.ctr[REBUILD] == 0:
+            state.ctr[REBUILD] = HOLES
+        if c >= 0:
+            state.hole_end[c] = max(state.hole_end[c], state.pend[j])
     state.end[j] = t
     state.rem[j] = 0.0
     return c < 0

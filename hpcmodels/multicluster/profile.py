@@ -18,13 +18,16 @@ for conservative backfilling, the waiting jobs' reservations.
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
 from .rates import predicted_end, tolerance
 from .state import P_FREE, P_USED, RLEN
 
-__all__ = ["earliest_start", "reserve", "running_profiles", "init_pool", "list_rebuild",
+__all__ = ["earliest_start", "earliest_from", "reserve", "cut_steps", "bound_table",
+           "bound_query", "bound_record", "running_profiles", "init_pool", "list_rebuild",
            "list_from_arrays", "list_advance", "list_add", "list_add_at", "list_earliest"]  # fmt: skip
 
 
@@ -51,11 +54,137 @@ def earliest_start(times, frees, size, p, d):
 
 
 @numba.njit(cache=True)
+def earliest_from(times, frees, c, size, p, d, k, limit):
+    """:func:`earliest_start` on row ``c`` of array profiles, searching from step ``k`` on
+    (no earlier step start may fit) and giving up at the first candidate start after
+    ``limit``.
+
+    Returns (time, its step, the first step at or after ``time + d`` (``size`` if none),
+    exact): the earliest start when ``exact``; otherwise a candidate start after
+    ``limit``, at most the earliest start (every candidate before it failed)."""
+    while k < size:
+        if frees[c, k] < p:
+            k += 1
+            continue
+        s = times[c, k]
+        if s > limit:
+            return s, k, k, False
+        m = k + 1
+        while m < size and times[c, m] < s + d:
+            if frees[c, m] < p:
+                break
+            m += 1
+        else:
+            return s, k, m, True
+        k = m  # every start up to the failing step contains it: skip them
+    return np.inf, size, size, True
+
+
+@numba.njit(cache=True)
+def cut_steps(times, frees, c, size, k, m, e, p):
+    """:func:`reserve` on row ``c`` from the steps :func:`earliest_from` found: ``p``
+    processors out of steps ``k`` (start ``times[c, k]``) up to the end ``e``, ``m``
+    being the first step after ``k`` at or after ``e``; ``e`` becomes a step boundary.
+    Returns the new size."""
+    if e <= times[c, k]:
+        return size
+    if m == size or times[c, m] != e:
+        for i in range(size, m, -1):
+            times[c, i] = times[c, i - 1]
+            frees[c, i] = frees[c, i - 1]
+        times[c, m] = e
+        frees[c, m] = frees[c, m - 1]
+        size += 1
+    for i in range(k, m):
+        frees[c, i] -= p
+    return size
+
+
+# Lower bounds on earliest starts within one pass of reservations in queue order: the
+# profile only loses processors during a pass, so a job needing p processors for d
+# seconds cannot start before the earliest start found earlier in the pass for any
+# (p', d') with p' <= p and d' <= d on the same cluster. A max Fenwick tree over
+# (width class, duration class) per cluster keeps the largest such start; the classes
+# are non-decreasing in p and d, so a strictly lower class means a strictly smaller value.
+LB_P = 32  # width classes: 1..16 exact, then four per octave (clamped)
+LB_D = 64  # duration classes: 0 s, then four per octave from 1/2 s (clamped)
+
+
+@numba.njit(cache=True)
+def _quarter(m):
+    """Quarter-octave index 0..3 of a mantissa m in [0.5, 1)."""
+    if m >= 0.8408964152537145:  # 2**-0.25
+        return 3
+    if m >= 0.7071067811865476:  # 2**-0.5
+        return 2
+    if m >= 0.5946035575013605:  # 2**-0.75
+        return 1
+    return 0
+
+
+@numba.njit(cache=True)
+def _width_class(p):
+    if p <= 16:
+        return p
+    m, e = math.frexp(float(p))
+    return min(17 + 4 * (e - 5) + _quarter(m), LB_P)
+
+
+@numba.njit(cache=True)
+def _duration_class(d):
+    if d <= 0.0:
+        return 1
+    m, e = math.frexp(d)
+    return max(2, min(2 + 4 * e + _quarter(m), LB_D))
+
+
+@numba.njit(cache=True)
+def bound_table(m):
+    """An empty lower-bound table for ``m`` clusters."""
+    return np.full((m, LB_P + 1, LB_D + 1), -np.inf)
+
+
+@numba.njit(cache=True)
+def bound_query(table, c, p, d):
+    """Largest start recorded on cluster ``c`` for a (p', d') known to be <= (p, d)
+    (-inf if none)."""
+    i = _width_class(p)
+    if p > 16:
+        i -= 1  # a class above 16 holds several widths, some of them > p
+    jd = _duration_class(d)
+    if d > 0.0:
+        jd -= 1
+    best = -np.inf
+    while i > 0:
+        j = jd
+        while j > 0:
+            if table[c, i, j] > best:
+                best = table[c, i, j]
+            j -= j & (-j)
+        i -= i & (-i)
+    return best
+
+
+@numba.njit(cache=True)
+def bound_record(table, c, p, d, s):
+    """Record that ``p`` processors for ``d`` seconds cannot start before ``s`` on
+    cluster ``c`` (for the rest of the pass)."""
+    i = _width_class(p)
+    jd = _duration_class(d)
+    while i <= LB_P:
+        j = jd
+        while j <= LB_D:
+            if table[c, i, j] < s:
+                table[c, i, j] = s
+            j += j & (-j)
+        i += i & (-i)
+
+
+@numba.njit(cache=True)
 def _split(times, frees, size, x):
-    """Make ``x`` a step boundary; return (index of the step starting at x, new size)."""
-    k = size - 1
-    while k > 0 and times[k] > x:
-        k -= 1
+    """Make ``x`` (not before ``times[0]``) a step boundary; return (index of the step
+    starting at x, new size)."""
+    k = max(np.searchsorted(times[:size], x, "right") - 1, 0)
     if times[k] == x:
         return k, size
     for m in range(size, k + 1, -1):

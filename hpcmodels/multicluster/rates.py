@@ -29,7 +29,7 @@ import numpy as np
 
 from ..bandwidth.model import allot_kernel, demand_kernel, rate_kernel
 from .heap import heap_update
-from .state import BSBW, DEBUG, KFRAC, LINKS_DIRTY, MAX_LEVEL, REBUILD, RLEN, SLOWED
+from .state import BSBW, DEBUG, FULL, KFRAC, LINKS_DIRTY, MAX_LEVEL, REBUILD, RLEN, SLOWED
 
 __all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "predicted_end",
            "running_jobs", "set_rate", "base_rate", "apply_rates", "crowding",
@@ -92,7 +92,7 @@ def set_rate(state, j, t, rate):
     state.end[j] = t + state.rem[j] / rate
     state.pend[j] = t + state.rem_est[j] / rate
     heap_update(state.heap, state.hpos, state.end, state.ctr[RLEN], j)
-    state.ctr[REBUILD] = 1  # backfilling profiles read predicted ends
+    state.ctr[REBUILD] = FULL  # backfilling profiles read predicted ends
 
 
 RATE_MODELS = (None, "crowding", "bandwidth")

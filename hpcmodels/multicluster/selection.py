@@ -41,6 +41,11 @@ from ..bandwidth.modules import A1
 from .events import start_job
 from .placement import NO_PLACE, coallocation_bound, place
 from .profile import (
+    bound_query,
+    bound_record,
+    bound_table,
+    cut_steps,
+    earliest_from,
     earliest_start,
     list_add,
     list_add_at,
@@ -60,6 +65,8 @@ from .state import (
     EASY,
     FCFS,
     FIRST_ONCE,
+    FULL,
+    HOLES,
     QLEN,
     REBUILD,
     RLEN,
@@ -241,33 +248,107 @@ def _reserve_or_start(state, j, t, rate_code, params, scratch, cursor, offset):
         list_add_at(state, nodes[c], before[c], best, end, -p, False)
 
 
+BOUND_QUEUE = 256  # waiting jobs per cluster from which a recompute keeps lower bounds
+BOUND_STEPS = 128  # ... and profile steps from which a search uses them
+
+
+@numba.njit(cache=True, inline="always")
+def _first_step(table, c, p, d, t, times, size):
+    """First step a search for (p, d) on cluster ``c`` must look at: the first at or after
+    the lower bound kept in ``table`` (0 without one)."""
+    if table.shape[0] > 0 and size >= BOUND_STEPS:
+        lb = bound_query(table, c, p, d)
+        if lb > t:
+            return np.searchsorted(times[c, :size], lb)
+    return 0
+
+
+@numba.njit(cache=True, inline="always")
+def _record(table, c, p, d, s, size):
+    if table.shape[0] > 0 and size >= BOUND_STEPS and s < np.inf:
+        bound_record(table, c, p, d, s)
+
+
 @numba.njit(cache=True)
-def _recompute_in_arrays(state, t, rate_code, params):
-    """Every waiting job's reservation afresh, in queue order, on array profiles rebuilt
-    from the running jobs (contiguous arrays scan faster than the node pool when
-    everything is recomputed); the result becomes the kept profile."""
+def _kept(state, j, t, times, frees, sizes, table):
+    """Whether waiting job ``j``'s reservation (res_time > t) is still its earliest start
+    (lowest cluster index on ties) in the array profiles, which hold the running jobs and
+    the reservations of the jobs before it, all unchanged since the last session except
+    that jobs ended before their predicted ends (``hole_end``).
+
+    Only a start whose window meets one of those holes can have become possible: on a
+    cluster with a hole ending at ``e``, a start no later than ``min(e, res_time)``;
+    elsewhere, a start at ``t`` (the running jobs' predicted ends within the time
+    tolerance of ``t`` count as ``t``). Every other start failed before on a step that
+    has not gained processors since."""
+    cap, speed, hole = state.cap, state.speed, state.hole_end
+    p = state.procs[j]
+    res = state.res_time[j]
+    ck = state.res_clus[j]
+    for c in range(cap.size):
+        if cap[c] >= p:
+            d = state.estimate[j] / speed[c]
+            limit = min(res, hole[c]) if hole[c] > t else t
+            k0 = _first_step(table, c, p, d, t, times, sizes[c])
+            s, _, _, exact = earliest_from(times, frees, c, sizes[c], p, d, k0, limit)
+            if exact and (s < res or (s == res and c < ck)):
+                return False
+    for c in range(cap.size):  # no cluster offers an earlier start
+        if cap[c] >= p:
+            _record(table, c, p, state.estimate[j] / speed[c], res, sizes[c])
+    return True
+
+
+@numba.njit(cache=True)
+def _recompute_in_arrays(state, t, rate_code, params, holes):
+    """Every waiting job's reservation, in queue order, on array profiles rebuilt from
+    the running jobs (contiguous arrays scan faster than the node pool when much is
+    recomputed); the result becomes the kept profile. With ``holes`` (the profile only
+    gained processors, from jobs that ended before their predicted ends), the leading
+    jobs whose reservations :func:`_kept` proves unchanged are re-reserved without a
+    search, up to the first job whose reservation changes or that arrived since the
+    last session."""
     cap, speed = state.cap, state.speed
     m = cap.size
     times, frees, sizes = running_profiles(state, t, 2 * state.ctr[QLEN] + 2)
     starts = np.empty(m)
     allowed = np.empty(m, np.bool_)
+    table = bound_table(m if state.ctr[QLEN] >= BOUND_QUEUE * m else 0)
+    kk = np.empty(m, np.int64)
+    mm = np.empty(m, np.int64)
+    wtree, at_rank, procs, estimate = state.wtree, state.at_rank, state.procs, state.estimate
+    kept = holes
+    dirty = state.ctr[DIRTY]
+    after = t + tolerance(t)
     r = 0
     while True:
-        r = seg_first_le(state.wtree, r, ANY)
+        r = seg_first_le(wtree, r, ANY)
         if r < 0:
             break
-        j = state.at_rank[r]
-        p = state.procs[j]
+        j = at_rank[r]
+        p = procs[j]
+        if kept:
+            kept = r < dirty and state.res_time[j] > after
+            if kept and _kept(state, j, t, times, frees, sizes, table):
+                c = state.res_clus[j]
+                d = estimate[j] / speed[c]
+                sizes[c] = reserve(times[c], frees[c], sizes[c], state.res_time[j], d, p)
+                r += 1
+                continue
+            kept = False
         best = np.inf
         for c in range(m):
             starts[c] = np.inf
             if cap[c] >= p:
-                starts[c] = earliest_start(
-                    times[c], frees[c], sizes[c], p, state.estimate[j] / speed[c]
-                )
-                best = min(best, starts[c])
+                d = estimate[j] / speed[c]
+                k0 = _first_step(table, c, p, d, t, times, sizes[c])
+                s, kk[c], mm[c], _ = earliest_from(times, frees, c, sizes[c], p, d, k0, best)
+                starts[c] = s
+                _record(table, c, p, d, s, sizes[c])
+                best = min(best, s)
         c, _ = _start_or_hold(state, j, t, rate_code, params, starts, best, allowed)
-        sizes[c] = reserve(times[c], frees[c], sizes[c], best, state.estimate[j] / speed[c], p)
+        e = best + estimate[j] / speed[c]
+        sizes[c] = cut_steps(times, frees, c, sizes[c], kk[c], mm[c], e, p)
         r += 1
     list_from_arrays(state, times, frees, sizes)
 
@@ -282,8 +363,8 @@ def _conservative(state, t, rate_code, params):
     m = state.cap.size
     n = state.submit.size
     dirty = min(state.ctr[DIRTY], n)
-    rebuild = state.ctr[REBUILD] != 0
-    if not rebuild:
+    rebuild = state.ctr[REBUILD]
+    if rebuild == 0:
         for c in range(m):
             list_advance(state, c, t)
         # reservations at t (one cluster: start them) or behind t (recompute from there)
@@ -302,14 +383,17 @@ def _conservative(state, t, rate_code, params):
             dirty = r
             break
         head = _head(state)
-        rebuild = head >= 0 and dirty <= head
-    if rebuild:
+        if head >= 0 and dirty <= head:
+            rebuild = FULL
+    if rebuild != 0:
         state.ctr[REBUILD] = 0
         if m * (2 * state.ctr[QLEN] + state.ctr[RLEN] + 4) <= ARRAY_BUDGET:
-            _recompute_in_arrays(state, t, rate_code, params)
+            _recompute_in_arrays(state, t, rate_code, params, rebuild == HOLES)
+            state.hole_end[:] = -np.inf
             state.ctr[DIRTY] = n
             return
         list_rebuild(state, t)
+        state.hole_end[:] = -np.inf
         dirty = 0
     elif dirty < n:  # take the dirty suffix's old reservations out of the profile
         r = dirty

@@ -29,7 +29,9 @@ conservative reservation time; ``qrank`` / ``at_rank`` map job <-> rank); the pe
 split of co-allocated jobs is stored sparsely (``split_off`` / ``split_len`` into
 ``split_site`` / ``split_procs``), because only co-allocated jobs need more than one
 cluster; conservative backfilling keeps one free-processor profile per cluster as linked
-lists in a shared node pool (``p_time``, ``p_free``, ``p_next``, ``p_head``).
+lists in a shared node pool (``p_time``, ``p_free``, ``p_next``, ``p_head``) and, per
+cluster, the latest old predicted end of a job that ended before it since the last
+session (``hole_end``, -inf when none: the profile only gained processors before it).
 Jones 2005's network: ``origin`` (each job's cluster of arrival), ``net`` (BSBW, LSLT,
 chunk, K, dynamic: the ``BSBW`` ... ``DYNAMIC`` slots; empty without a network),
 ``link_cap`` and ``link_load`` (each cluster's link capacity and the required bandwidth
@@ -61,7 +63,7 @@ U_PTR = 3  # next uniform of random fit
 N_SPLIT = 4  # used entries of split_site / split_procs
 P_FREE = 5  # head of the profile pool's free list (-1: none)
 DIRTY = 6  # conservative: first queue rank whose reservation must be recomputed
-REBUILD = 7  # conservative: 1 when the running jobs' profile changed (rebuild it)
+REBUILD = 7  # conservative: the running jobs' profile changed: FULL or HOLES (rebuild it)
 SESSIONS = 8  # scheduling sessions run
 EVENTS = 9  # event times processed
 P_USED = 10  # profile pool nodes handed out so far (bump allocation past the free list)
@@ -72,6 +74,10 @@ SLOWED = 14  # bandwidth model: 1 while some co-allocated job runs below full ba
 MODULE_CALLS = 15  # co-allocation decisions asked of a bandwidth-aware module
 PLACED_SPLIT = 16  # sites of the split a bandwidth-aware module just placed (0: none)
 N_CTR = 17
+
+# values of ctr[REBUILD]
+FULL = 1  # predicted ends moved (or no profile yet): every reservation may change
+HOLES = 2  # only jobs that ended before their predicted ends (``hole_end``) changed it
 
 # fctr (float64) slots
 NOW = 0  # time of the last event
@@ -145,6 +151,7 @@ FIELDS = (
     ("p_free", np.int64),
     ("p_next", np.int64),
     ("p_head", np.int64),
+    ("hole_end", np.float64),  # conservative: per cluster, see the module docstring
     ("uniforms", np.float64),
     ("origin", np.int64),  # cluster a job arrived at (-1: none; local allocation)
     ("net", np.float64),  # network parameters (slots above; empty: no network)
@@ -200,7 +207,7 @@ def _as_tuple(s):
         s.heap, s.hpos, s.qrank, s.at_rank,
         s.wtree, s.etree, s.rtree, s.res_time, s.res_clus,
         s.split_off, s.split_len, s.split_site, s.split_procs,
-        s.p_time, s.p_free, s.p_next, s.p_head,
+        s.p_time, s.p_free, s.p_next, s.p_head, s.hole_end,
         s.uniforms, s.origin, s.net, s.link_cap, s.link_load, s.plan, s.rng,
         s.memo_f, s.memo_i, s.ctr, s.fctr,
     )  # fmt: skip
@@ -271,7 +278,7 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
         split_off=np.full(n, -1, np.int64), split_len=np.zeros(n, np.int64),
         split_site=np.empty(max(n, 1) + m, np.int64), split_procs=np.empty(max(n, 1) + m, np.int64),
         p_time=np.zeros(pool), p_free=np.zeros(pool, np.int64), p_next=np.full(pool, -1, np.int64),
-        p_head=np.full(m, -1, np.int64),
+        p_head=np.full(m, -1, np.int64), hole_end=np.full(m, -np.inf),
         uniforms=uniforms,
         origin=np.full(n, -1, np.int64) if origin is None else origin,
         net=np.empty(0) if net is None else net,
@@ -300,7 +307,7 @@ def copy_state(s):
         s.heap.copy(), s.hpos.copy(), s.qrank, s.at_rank,
         s.wtree.copy(), s.etree.copy(), s.rtree.copy(), s.res_time.copy(), s.res_clus.copy(),
         s.split_off.copy(), s.split_len.copy(), s.split_site.copy(), s.split_procs.copy(),
-        s.p_time.copy(), s.p_free.copy(), s.p_next.copy(), s.p_head.copy(),
+        s.p_time.copy(), s.p_free.copy(), s.p_next.copy(), s.p_head.copy(), s.hole_end.copy(),
         s.uniforms, s.origin, s.net, s.link_cap, s.link_load.copy(),
         s.plan.copy(), s.rng.copy(), s.memo_f.copy(), s.memo_i.copy(), s.ctr.copy(),
         s.fctr.copy(),
