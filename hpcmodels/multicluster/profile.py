@@ -106,7 +106,7 @@ def cut_steps(times, frees, c, size, k, m, e, p):
 # (p', d') with p' <= p and d' <= d on the same cluster. A max Fenwick tree over
 # (width class, duration class) per cluster keeps the largest such start; the classes
 # are non-decreasing in p and d, so a strictly lower class means a strictly smaller value.
-LB_P = 32  # width classes: 1..16 exact, then four per octave (clamped)
+LB_P = 96  # width classes: 1..64 exact, then four per octave (clamped)
 LB_D = 64  # duration classes: 0 s, then four per octave from 1/2 s (clamped)
 
 
@@ -124,10 +124,10 @@ def _quarter(m):
 
 @numba.njit(cache=True)
 def _width_class(p):
-    if p <= 16:
+    if p <= 64:
         return p
     m, e = math.frexp(float(p))
-    return min(17 + 4 * (e - 5) + _quarter(m), LB_P)
+    return min(65 + 4 * (e - 7) + _quarter(m), LB_P)
 
 
 @numba.njit(cache=True)
@@ -149,7 +149,7 @@ def bound_query(table, c, p, d):
     """Largest start recorded on cluster ``c`` for a (p', d') known to be <= (p, d)
     (-inf if none)."""
     i = _width_class(p)
-    if p > 16:
+    if p > 64:
         i -= 1  # a class above 16 holds several widths, some of them > p
     jd = _duration_class(d)
     if d > 0.0:

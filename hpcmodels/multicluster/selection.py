@@ -341,7 +341,14 @@ def _recompute_in_arrays(state, t, rate_code, params, holes):
             starts[c] = np.inf
             if cap[c] >= p:
                 d = estimate[j] / speed[c]
-                k0 = _first_step(table, c, p, d, t, times, sizes[c])
+                k0 = 0
+                if table.shape[0] > 0 and sizes[c] >= BOUND_STEPS:
+                    lb = bound_query(table, c, p, d)
+                    if lb > best:  # cannot start before the best start found so far
+                        starts[c] = lb
+                        continue
+                    if lb > t:
+                        k0 = np.searchsorted(times[c, : sizes[c]], lb)
                 s, kk[c], mm[c], _ = earliest_from(times, frees, c, sizes[c], p, d, k0, best)
                 starts[c] = s
                 _record(table, c, p, d, s, sizes[c])
