@@ -14,6 +14,12 @@ for conservative backfilling, the waiting jobs' reservations.
   list is rebuilt from the running jobs only when a predicted end moved
   (:func:`list_rebuild`). Searching for the earliest start skips, after a failing step,
   every start that would contain it, so it costs O(steps) rather than O(steps x window).
+* When many reservations are recomputed (after early finishes), conservative rebuilds
+  the profiles as arrays (one row per cluster): :func:`earliest_from` searches a row
+  from a given step up to a limit and returns the steps it found, :func:`cut_steps`
+  reserves there without searching again, and a lower-bound table
+  (:func:`bound_table`, :func:`bound_query`, :func:`bound_record`) lets a search start
+  where an earlier search of the same pass proves nothing can fit before.
 """
 
 from __future__ import annotations
