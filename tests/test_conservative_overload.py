@@ -97,13 +97,15 @@ def run_with_full_recomputes(jobs, clusters, allocation):
     state = build_state(_as_jobs(jobs), cap, speed, SELECTIONS.index("conservative"),
                         CODES.index(allocation), 0, 1.0, 0, False)  # fmt: skip
     params = np.empty(0)
+    everywhere = np.ones(cap.size, np.bool_)  # the session's scratch, as engine.run makes it
+    declined = np.zeros(cap.sum() + 1, np.bool_)
     partial = 0
     while next_time(state) < np.inf:
         stamp, _ = process_events(state, 0, params)
         if state.ctr[REBUILD] == HOLES:
             state.ctr[REBUILD] = FULL
             partial += 1
-        session(state, stamp, 0, params)
+        session(state, stamp, 0, params, everywhere, declined)
     return state.start, state.end, state.clus, partial
 
 
