@@ -152,3 +152,25 @@ def test_an_early_finish_can_move_a_reservation_to_a_lower_cluster_at_the_same_t
     assert list(zip(ref["start"], ref["end"], ref["cluster"], strict=True)) == expected
     got = simulate(df, clusters_of(spec), "conservative", "first_fit", debug=True).jobs
     assert list(zip(got["start"], got["end"], got["cluster"], strict=True)) == expected
+
+
+def test_a_start_inside_a_zero_length_reservation_moves_it_at_the_next_event():
+    """C(6), conservative, estimates = run times (found by the oracle property test). At
+    0: X (0, 7, 5) runs; Z0 (0 s, 2 procs) is reserved at 7, W (1 s, 4 procs) at 7 and
+    Z (0 s, 2 procs) at 7, its empty window beside W's 4 processors. At 6 V (2 s, 1 proc)
+    starts: Z's reservation takes no processors, so V's window [6, 8) fits around it.
+    At 7 the rule recomputes Z with V running: 4 + 1 + 2 > 6, so Z starts at 8 (the
+    engine once kept Z's reservation and started it at 7)."""
+    df = pd.DataFrame(
+        {
+            "submit": [0.0, 0.0, 0.0, 0.0, 6.0],
+            "runtime": [7.0, 0.0, 1.0, 0.0, 2.0],
+            "procs": [5, 2, 4, 2, 1],
+        }
+    )
+    expected = [(0, 7, 0), (7, 7, 0), (7, 8, 0), (8, 8, 0), (6, 8, 0)]
+    for allocation in ("first_fit", "median_fit"):
+        ref = oracle(df, [(6, 1.0)], "conservative", allocation)
+        assert list(zip(ref["start"], ref["end"], ref["cluster"], strict=True)) == expected
+        got = simulate(df, clusters_of([(6, 1.0)]), "conservative", allocation, debug=True).jobs
+        assert list(zip(got["start"], got["end"], got["cluster"], strict=True)) == expected

@@ -16,7 +16,7 @@ from ..bandwidth.modules import A1, module_split
 from .allocation import RANDOM_FIT, coallocate
 from .heap import heap_pop, heap_push
 from .rates import apply_rates, refresh_links, tolerance
-from .segtree import seg_set
+from .segtree import seg_first_le, seg_set
 from .state import (
     ALLOC,
     BSBW,
@@ -61,6 +61,38 @@ def next_time(state):
 
 
 @numba.njit(cache=True)
+def _empty_reservations(state, j, c, t):
+    """Conservative, after job ``j`` started at ``t`` on cluster ``c``: lower
+    ``ctr[DIRTY]`` (read by the next session) to the first waiting job before ``j`` in
+    queue order whose reservation on ``c`` has an empty window (estimate 0, or too small
+    to move its start in floating point) inside ``j``'s window ``[t, pend)``.
+
+    Such a reservation takes no processors from the profile, so ``j``'s search could not
+    respect it, yet it needs its processors free at its instant: with ``j`` running it
+    may no longer fit there, and the package's rule recomputes it at the next event
+    (the start of every other waiting job is consistent with the profile that placed
+    it). A reservation's window is empty only for estimates at most ``|time| x 2**-53 x
+    speed``, found in O(log n) each through ``etree`` (the waiting jobs' estimates)."""
+    end = state.pend[j]
+    if not end > t:
+        return
+    speed = state.speed[c]
+    bound = max(abs(t), abs(end)) * 2.0**-52 * speed
+    limit = min(state.qrank[j], state.ctr[DIRTY])
+    r = 0
+    while True:
+        r = seg_first_le(state.etree, r, bound)
+        if r < 0 or r >= limit:
+            return
+        z = state.at_rank[r]
+        s = state.res_time[z]
+        if state.res_clus[z] == c and s < end and s + state.estimate[z] / speed == s:
+            state.ctr[DIRTY] = r
+            return
+        r += 1
+
+
+@numba.njit(cache=True)
 def start_job(state, j, c, t):
     """Start waiting job ``j`` at ``t`` on cluster ``c`` (``COALLOCATED``: across sites
     by the co-allocation heuristic; its work is then ``runtime x slowdown`` at the
@@ -71,6 +103,7 @@ def start_job(state, j, c, t):
     if sel == EASY:
         seg_set(state.etree, r, np.inf)
     elif sel == CONSERVATIVE:
+        seg_set(state.etree, r, np.inf)
         seg_set(state.rtree, r, np.inf)
         state.res_time[j] = np.inf
     state.ctr[QLEN] -= 1
@@ -121,6 +154,8 @@ def start_job(state, j, c, t):
     state.end[j] = t + work / rate
     state.pend[j] = t + work_est / rate
     state.ctr[RLEN] = heap_push(state.heap, state.hpos, state.end, state.ctr[RLEN], j)
+    if sel == CONSERVATIVE and c >= 0:
+        _empty_reservations(state, j, c, t)
     if c < 0:
         refresh_links(state)
         if state.cfg[DEBUG] and state.cfg[COAL] == A1:
@@ -190,6 +225,7 @@ def process_events(state, rate_code, params):
         if sel == EASY:
             seg_set(state.etree, r, state.estimate[j])
         elif sel == CONSERVATIVE:
+            seg_set(state.etree, r, state.estimate[j])
             state.ctr[DIRTY] = min(state.ctr[DIRTY], r)
         state.ctr[QLEN] += 1
     state.ctr[NXT] = nxt

@@ -20,8 +20,10 @@ Cost per session (n jobs, q waiting, r running, m clusters, s jobs started):
 * ``conservative``: reservations are kept from session to session in a per-cluster
   profile (:mod:`.profile`) and recomputed, in queue order, only from the first job whose
   reservation can have changed: a new arrival (its own reservation only), a reservation
-  that has fallen behind the clock, a start on another cluster than reserved, or a job
-  that starts now on several clusters (the tie between clusters must be recomputed).
+  that has fallen behind the clock, a start on another cluster than reserved, a job
+  that starts now on several clusters (the tie between clusters must be recomputed), or
+  an empty reservation (estimate 0) inside the window of a later job started since (it
+  takes no processors, so that start could not respect it: :func:`.events.start_job`).
   On one cluster with estimates that hold (or over-run), a session costs O((a + s) x
   steps + log n) for ``a`` arrivals. Recomputing only from the first changed job gives
   the same reservations as recomputing all of them at every event (the package
@@ -331,7 +333,7 @@ def _kept(state, j, t, times, frees, sizes, table):
 
 
 @numba.njit(cache=True)
-def _recompute_in_arrays(state, t, rate_code, params, holes):
+def _recompute_in_arrays(state, t, rate_code, params, holes, dirty):
     """Every waiting job's reservation, in queue order, on array profiles rebuilt from
     the running jobs (contiguous arrays scan faster than the node pool when much is
     recomputed); the result becomes the kept profile. With ``holes`` (the profile only
@@ -349,7 +351,6 @@ def _recompute_in_arrays(state, t, rate_code, params, holes):
     mm = np.empty(m, np.int64)
     wtree, at_rank, procs, estimate = state.wtree, state.at_rank, state.procs, state.estimate
     kept = holes
-    dirty = state.ctr[DIRTY]
     after = t + tolerance(t)
     r = 0
     while True:
@@ -401,6 +402,7 @@ def _conservative(state, t, rate_code, params):
     m = state.cap.size
     n = state.submit.size
     dirty = min(state.ctr[DIRTY], n)
+    state.ctr[DIRTY] = n  # starts in this session may lower it for the next one
     rebuild = state.ctr[REBUILD]
     if rebuild == 0:
         for c in range(m):
@@ -426,9 +428,8 @@ def _conservative(state, t, rate_code, params):
     if rebuild != 0:
         state.ctr[REBUILD] = 0
         if m * (2 * state.ctr[QLEN] + state.ctr[RLEN] + 4) <= ARRAY_BUDGET:
-            _recompute_in_arrays(state, t, rate_code, params, rebuild == HOLES)
+            _recompute_in_arrays(state, t, rate_code, params, rebuild == HOLES, dirty)
             state.hole_end[:] = -np.inf
-            state.ctr[DIRTY] = n
             return
         list_rebuild(state, t)
         state.hole_end[:] = -np.inf
@@ -457,7 +458,6 @@ def _conservative(state, t, rate_code, params):
             break
         _reserve_or_start(state, state.at_rank[r], t, rate_code, params, scratch, cursor, offset)
         r += 1
-    state.ctr[DIRTY] = n
 
 
 @numba.njit(cache=True)
