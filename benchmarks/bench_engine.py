@@ -81,6 +81,17 @@ machine. Rows, each with its target:
   of 64 processors, offered load 0.9, FCFS + best fit; the memory is that of the
   returned ``Result`` (its job table and the sparse per-site allocation).
 
+Conservative-overload table (issue 24): conservative backfilling + first fit on
+:func:`conservative_overload` (offered load 1.5, requested times 1-3x the run time), 20,000
+jobs (target < 1 s) and 10^5 jobs (target < 10 s; only with ``--conservative-1e5``) on one
+cluster of 128 processors and on 4 x 64 at speeds 0.5/1/1.5/2; time: median of
+``--repeat`` runs (one with ``--quick``, which runs the first row only, or at 10^5 jobs)
+after a warm-up call on the first 500 jobs. Nearly every job ends before its predicted
+end, and each such event re-reserves the waiting jobs from the first one it can move
+(cost: :mod:`hpcmodels.multicluster.selection`). Measured when this was written (CPU s,
+one run, 2 cores shared with another computation): 20,000 jobs 30.6 s on 1 x 128 (85.0 s
+recomputing every reservation) and 34.4 s on 4 x 64 (64.5 s): the targets are not met.
+
 When this benchmark was written, the three "same semantics" cases (FCFS, smallest
 first, first available against EBF) gave identical start times for every one of the
 43,117 jobs in both simulators, at 384 and at 128 processors.

@@ -54,8 +54,9 @@ Cost per session (n jobs, q waiting, r running, m clusters, s jobs started):
   w the steps a search scans from its bound: O(q x m x steps) at worst, as a full
   recompute, and about q x m x w in practice. Measured under overload (offered load 1.5,
   estimates 1-3x the run times, one cluster of 128, 20,000 jobs, mean queue 2,400): 21 %
-  of the re-reserved jobs kept, w = 247 of 1,673 steps (a full scan visited 1,585): 28 s
-  per run instead of 117 s. The cost stays quadratic in the queue per early finish
+  of the re-reserved jobs kept, w = 247 of 1,673 steps (a full scan visited 1,585): 31 s
+  CPU per run instead of 85 s with a full recompute (34 s instead of 65 s on 4 x 64
+  processors at speeds 0.5/1/1.5/2; ``benchmarks/bench_engine.py``). The cost stays quadratic in the queue per early finish
   because that many reservations really change: an early finish under overload moves
   the reservations of about 60 % of the waiting jobs (measured at 2,000-6,000 jobs, one
   and four clusters; the first change is at about a quarter of the queue and most later
