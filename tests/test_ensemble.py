@@ -223,3 +223,22 @@ def test_the_store_meets_bad_input_with_errors_naming_it(tmp_path, monkeypatch):
         .eq("not computed")
         .all()
     )
+
+
+def test_beside_shows_a_paper_scale_not_run_row_without_numbers():
+    """A paper-scale row whose log is missing here (``not_run``: no mean, no replicates)
+    sits beside its quick row with its verdict and reason and no value."""
+    import pandas as pd
+
+    from hpcmodels.papers import store
+    from hpcmodels.papers.report import not_run
+
+    quick = pd.DataFrame([{"item": "Table 4", "quantity": "B1 cell", "verdict": "not run"},
+                          {"item": "Table 4", "quantity": "A1 cell", "verdict": "differs"}])  # fmt: skip
+    scale = pd.DataFrame([not_run("Table 4", "B1 cell", 12, "log missing: DAS2-fs0-2003-1"),
+                          ensemble_value("Table 4", "A1 cell", "1087", RUNS, kind="time")])  # fmt: skip
+    both = store.beside(quick, scale).set_index("quantity")
+    assert both.loc["B1 cell", "verdict (paper scale)"] == "not run"
+    assert both.loc["B1 cell", "paper scale"] == ""
+    assert "DAS2-fs0" in both.loc["B1 cell", "reason (paper scale)"]
+    assert both.loc["A1 cell", "paper scale"].endswith("10 runs)")

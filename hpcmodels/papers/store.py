@@ -234,6 +234,8 @@ def paper_scale(paper: str, folder: str | Path | None = None) -> pd.DataFrame | 
 def _scale_text(row) -> str:
     if row["kind"] == "claim":
         return str(row["ours"])
+    if row["verdict"] == "not run" or pd.isna(row.get("mean")):
+        return ""  # a log missing here: the verdict and reason say which
     ci = "" if pd.isna(row["ci"]) else f" ± {row['ci']:.3g}"
     return (f"{row['mean']:.4g}{ci} (runs {row['low']:.4g} to {row['high']:.4g}, "
             f"{int(row['replicates'])} runs)")  # fmt: skip
