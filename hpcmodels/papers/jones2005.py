@@ -582,7 +582,12 @@ SURFACE_REPLICATES = 3  # a figure grid at paper scale: >= 3 per point (about 10
 READINGS = {"first_available": "one pass", "first_available_once": "one job per event"}
 
 
+FIG13_STRATEGIES = ("first_fit", "b1")  # Fig. 13 beside A1 (already in the surface cells)
+
+
 def _surface_label(strategy: str, chunk: float) -> str:
+    if strategy == "first_fit":
+        return "First-Fit"
     return f"B3 ({chunk:.0%})" if strategy == "b3" else strategy.upper()
 
 
@@ -597,7 +602,8 @@ def ensemble_points() -> list[dict]:
     """Section 6 at paper scale (400,000 jobs per cluster, Section 6.1): the Migration
     Only and Ideal baselines under both FPFS readings, :data:`BASELINE_REPLICATES` seeds
     each; A1 and B3 at every chunk over BSBW 200-900 Mbps at LSLT 100 %,
-    :data:`SURFACE_REPLICATES` seeds each (the same seeds for every strategy: paired)."""
+    :data:`SURFACE_REPLICATES` seeds each (the same seeds for every strategy: paired),
+    with First-Fit and B1 on the same cells for Fig. 13."""
     jobs = SECTION6.jobs_per_cluster
     points = [dict(study="baseline", strategy=st, selection=sel, jobs_per_cluster=jobs,
                    bsbw=500.0, lslt=1.0, chunk=0.8, replicate=r)
@@ -611,6 +617,9 @@ def ensemble_points() -> list[dict]:
             points += [dict(study="lslt100", strategy="b3", selection="first_available",
                             jobs_per_cluster=jobs, bsbw=bsbw, lslt=1.0, chunk=c, replicate=r)
                        for c in CHUNKS]  # fmt: skip
+            points += [dict(study="lslt100", strategy=st, selection="first_available",
+                            jobs_per_cluster=jobs, bsbw=bsbw, lslt=1.0, chunk=0.8, replicate=r)
+                       for st in FIG13_STRATEGIES]  # fmt: skip
     return points
 
 
@@ -676,4 +685,55 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                        f"unresolved in {unresolved}", better >= n / 2,
                        f"B3 is better in fewer than half of the cells ({better} of {n}) on the "
                        "paired differences"))  # fmt: skip
-    return rows
+    return rows + _fig13_rows(store)
+
+
+def _fig13_rows(store: pd.DataFrame) -> list[dict]:
+    """Fig. 13's claims on the paired runs of every BSBW at LSLT 100 % (the same seeds
+    for First-Fit, A1, B1 and the Migration Only baseline): A1 and B1 beat First-Fit at
+    every BSBW; First-Fit becomes worse than Migration Only as BSBW grows."""
+    from ..ensemble import paired_claim
+    from .store import values
+
+    key = ensemble_key("lslt100", "first_fit", "", 0.0, 0.8).split(" at ")[0]
+    if not store["item"].str.startswith(key).any():
+        return []
+    cells = store[store["item"].str.startswith(key)]
+    bsbws = sorted(cells["bsbw"].unique())
+    reps = sorted(cells["replicate"].unique())
+    mo = values(store, ensemble_key("baseline", "migration_only", "first_available", 0, 0))
+    mo = mo[: len(reps)]  # the baselines' seeds 0, 1, ...: the same streams
+    verdicts = {"A1": [], "B1": []}
+    worse_than_mo = []
+    for bsbw in bsbws:
+        ff = values(store, ensemble_key("lslt100", "first_fit", "", bsbw, 0.8))
+        for name, strategy in (("A1", "a1"), ("B1", "b1")):
+            x = values(store, ensemble_key("lslt100", strategy, "", bsbw, 0.8))
+            row = paired_claim("Fig. 13", f"{name} beats First-Fit at {bsbw:.0f} Mbps", x, ff,
+                               a_name=name, b_name="First-Fit")  # fmt: skip
+            verdicts[name].append((bsbw, row))
+        row = paired_claim("Fig. 13", f"Migration Only beats First-Fit at {bsbw:.0f} Mbps", mo,
+                           ff, a_name="Migration Only", b_name="First-Fit")  # fmt: skip
+        if row["verdict"] == "qualitative":
+            worse_than_mo.append(bsbw)
+    parts, lost = [], []
+    for name, rows in verdicts.items():
+        wins = [b for b, r in rows if r["verdict"] == "qualitative"]
+        rev = [b for b, r in rows if r["reason"].startswith("reversed")]
+        open_ = [b for b, r in rows if "contains 0" in r["reason"]]
+        parts.append(f"{name} better (95 % CI below 0) at {len(wins)} of {len(rows)} BSBWs, "
+                     f"First-Fit better at {len(rev)}, unresolved at {len(open_)}")  # fmt: skip
+        lost += [f"{name} at {b:.0f} Mbps ({r['ours']})" for b, r in rows if b not in wins]
+    n = len(reps)
+    holds = not lost
+    out = [_claim("Fig. 13", "A1 and B1 outperform First-Fit", "over the entire range of BSBW",
+                  f"paired over {n} seeds per BSBW: " + "; ".join(parts), holds,
+                  "not settled on the paired runs: " + "; ".join(lost[:4])
+                  + (f"; and {len(lost) - 4} more" if len(lost) > 4 else ""))]  # fmt: skip
+    out.append(_claim("Fig. 13", "First-Fit vs Migration Only",
+                      "quickly becomes less effective than migration",
+                      (f"paired over {n} seeds: Migration Only better (95 % CI) from "
+                       f"{min(worse_than_mo):.0f} Mbps, at {len(worse_than_mo)} of {len(bsbws)} "
+                       "BSBWs") if worse_than_mo else "Migration Only never better on the "
+                      "paired runs", bool(worse_than_mo)))  # fmt: skip
+    return out
