@@ -8,6 +8,7 @@ partial recompute forced into a full one."""
 import numpy as np
 import pandas as pd
 import pytest
+from drawn_jobs import clusters_of, jobs_frame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,19 +46,9 @@ def overloaded(draw):
             max_size=n,
         )
     )
-    df = pd.DataFrame(
-        {
-            "submit": [float(r[0]) for r in rows],
-            "runtime": [float(r[1]) for r in rows],
-            "procs": np.array([r[2] for r in rows], np.int64),
-            "estimate": [float(r[1]) * r[3] for r in rows],
-        }
-    )
+    df = jobs_frame(rows)
+    df["estimate"] = [float(r[1]) * r[3] for r in rows]
     return df, spec
-
-
-def clusters_of(spec):
-    return [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(spec)]
 
 
 @settings(max_examples=150, deadline=None)

@@ -7,10 +7,11 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from drawn_jobs import clusters_of, jobs_frame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hpcmodels.multicluster import Cluster, simulate
+from hpcmodels.multicluster import simulate
 
 from engine_oracle import ALLOCATIONS, COALLOCATIONS, METRICS, SELECTIONS, oracle, oracle_metrics
 
@@ -37,23 +38,13 @@ def workloads(draw, coallocation=False, exact_estimates=False, zero_runtimes=Tru
             max_size=n,
         )
     )
-    df = pd.DataFrame(
-        {
-            "submit": [float(r[0]) for r in rows],
-            "runtime": [float(r[1]) for r in rows],
-            "procs": np.array([r[2] for r in rows], np.int64),
-        }
-    )
+    df = jobs_frame(rows)
     if exact_estimates:
         if draw(st.booleans()):
             df["estimate"] = df["runtime"]
     elif draw(st.integers(0, 2)) > 0:
         df["estimate"] = [float(r[1]) * r[3] for r in rows]
     return df, spec
-
-
-def clusters_of(spec):
-    return [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(spec)]
 
 
 def assert_same(res, ref, df, spec):
