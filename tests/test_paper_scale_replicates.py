@@ -8,11 +8,13 @@ vectors being the quick run's ten."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from hpcmodels.ensemble import runtime_scale
 from hpcmodels.papers import huang2006 as huang
 from hpcmodels.papers import shih2013 as shih
+from hpcmodels.papers import store
 from hpcmodels.workloads.transforms import speed_vectors
 
 from logs import SDSC, need_log
@@ -72,3 +74,32 @@ def test_huang_points_are_fixed_on_the_stores_log():
     assert len(huang.ensemble_points()) == huang.ENSEMBLE_REPLICATES * (
         len(huang.LOAD_FACTORS) + len(huang.SLOWDOWNS)
     )
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: shih.replicate_jobs("Z9", "low", 0), "workload"),
+        (lambda: shih.replicate_jobs("E1", "extreme", 0), "load"),
+        (lambda: shih.replicate_jobs("E1", "low", -1), "replicate"),
+        (lambda: shih.replicate_jobs("E1", "low", 1.5), "replicate"),
+        (lambda: shih.replicate_jobs("E1", "low", float("nan")), "replicate"),
+        (lambda: shih.replicate_jobs("E1", "low", "3"), "replicate"),
+        (lambda: huang.ensemble_point(huang.ENSEMBLE_LOG, "speed", 1.0, 0), "study"),
+        (lambda: huang.ensemble_point(huang.ENSEMBLE_LOG, "load", 1.0, -2), "replicate"),
+        (lambda: store.relative_spread(None), "store"),
+        (lambda: store.relative_spread(pd.DataFrame({"item": ["a"]})), "'value'"),
+    ],
+)
+def test_bad_input_is_an_error_naming_the_field(call, field):
+    with pytest.raises(ValueError) as err:
+        call()
+    assert field in str(err.value)
+
+
+def test_relative_spread_of_a_store():
+    frame = pd.DataFrame({"item": ["a", "a", "b", "b", "z", "z"],
+                          "value": [1.0, 3.0, 10.0, 10.0, -1.0, 1.0]})  # fmt: skip
+    spread = store.relative_spread(frame)
+    assert spread["a"] == pytest.approx(np.sqrt(2) / 2) and spread["b"] == 0.0
+    assert np.isnan(spread["z"])  # a mean of 0: no relative spread

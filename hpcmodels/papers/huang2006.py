@@ -830,9 +830,12 @@ def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
     run of Tables 5-9 on the grid (both median-fit readings, random fit with seed
     ``replicate``). Returns ``{item key: value}``."""
     from ..ensemble import runtime_scale
+    from ..errors import InvalidParameter
 
+    if study not in ("load", "slowdown"):
+        raise InvalidParameter(f"unknown study {study!r}; choose 'load' or 'slowdown'")
+    scale = runtime_scale(replicate)  # checks replicate: a whole number >= 0
     replicate = int(replicate)
-    scale = runtime_scale(replicate)
     out = {}
     if study == "load":
         for name, sel in POLICIES.items():
@@ -840,8 +843,6 @@ def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
             out[ensemble_key("Table 2", "load factor", x, name)] = m["mean_wait"]
             out[ensemble_key("Table 3", "load factor", x, name)] = m["mean_waiting_ratio"]
         return out
-    if study != "slowdown":
-        raise ValueError(f"unknown study {study!r}; choose 'load' or 'slowdown'")
 
     def run(selection: str, allocation: str, coallocation: str) -> dict:
         return simulate_run(log, GRID, selection, allocation, coallocation=coallocation,
@@ -894,6 +895,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     on the paired differences of each slowdown ratio."""
     from ..ensemble import ensemble_value, paired_claim
     from .report import _join
+    from .store import values
 
     log = str(store["log"].iloc[0])
     n = int(store["replicate"].nunique())
@@ -912,10 +914,9 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             ))  # fmt: skip
     losses = []
     for s in SLOWDOWNS:
-        a = store.loc[store["item"] == ensemble_key("Table 9", "slowdown", s, "wait integrated")]
-        b = store.loc[store["item"] == ensemble_key("Table 9", "slowdown", s, "wait single-pool")]
         row = paired_claim("Table 9", f"integrated waits less at slowdown {s:g}",
-                           a.sort_values("replicate")["value"], b.sort_values("replicate")["value"],
+                           values(store, ensemble_key("Table 9", "slowdown", s, "wait integrated")),
+                           values(store, ensemble_key("Table 9", "slowdown", s, "wait single-pool")),
                            a_name="integrated", b_name="single-pool")  # fmt: skip
         if row["verdict"] != "qualitative":
             losses.append(f"{s:g}: {row['ours']}")

@@ -725,11 +725,15 @@ def replicate_jobs(wid: str, load: str, replicate: int) -> pd.DataFrame:
     :func:`~hpcmodels.ensemble.runtime_scale` of ``replicate`` (1 for replicate 0); a
     model (D-F) drawn with seed ``replicate`` (50,000 jobs), scaled to ``load``."""
     from ..ensemble import runtime_scale
+    from ..errors import check_int
 
+    _spec(wid)
+    _load(load)
+    replicate = check_int("replicate", replicate, minimum=0)
     if not _trace(wid):
-        return _jobs(wid, load, ENSEMBLE_JOBS[wid[0]], int(replicate))
+        return _jobs(wid, load, ENSEMBLE_JOBS[wid[0]], replicate)
     jobs = _jobs(wid, load, None, 0).copy()
-    jobs["runtime"] = jobs["runtime"] * runtime_scale(int(replicate))
+    jobs["runtime"] = jobs["runtime"] * runtime_scale(replicate)
     return jobs
 
 
@@ -758,8 +762,8 @@ def ensemble_point(wid: str, load: str, sh: float, replicate: int) -> dict:
     method's ATT; for A2 at SH = 0 each method's utilization (Table 5); for A1 at high
     load and SH = 0 TLA's activations and decision changes (Section 5.2)."""
     w = _spec(wid)
-    replicate = int(replicate)
     jobs = replicate_jobs(wid, load, replicate)
+    replicate = int(replicate)
     speeds = speed_vectors(w.clusters, sh, ENSEMBLE_VECTORS, seed=0)[replicate]
     clusters = [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))]  # fmt: skip
     out = {}
@@ -815,8 +819,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     paper has one vector), resampled over whole replicates; Table 4's claims on the
     paired per-replicate differences; Table 5 and the Section 5.2 counts against one run;
     Fig. 7's spread over the 20 vectors of every SH > 0 configuration."""
-    from ..ensemble import ensemble_statistic, ensemble_value
-    from ..stats import t_interval
+    from ..ensemble import ensemble_statistic, ensemble_value, paired_claim
     from .store import values
 
     rows, gains, losses, unresolved, spreads = [], {}, [], [], []
@@ -843,10 +846,10 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             continue
         gains[(wid, load, sh)] = row["ours"]
         best = int(np.argmin(table[:, :3].mean(axis=0)))
-        mean, half = t_interval(table[:, 3] - table[:, best])
-        if mean - half > 0:
+        paired = paired_claim("Table 4", "TLA beats the best other", table[:, 3], table[:, best])
+        if paired["reason"].startswith("reversed"):
             losses.append(f"{wid} {load} SH {sh:g}")
-        elif mean + half >= 0:
+        elif paired["verdict"] != "qualitative":
             unresolved.append(f"{wid} {load} SH {sh:g}")
     if gains:
         outside = [c for c in losses if not c.endswith("low SH 0")]

@@ -184,6 +184,9 @@ def values(store: pd.DataFrame, item: str) -> np.ndarray:
 def relative_spread(store: pd.DataFrame) -> pd.Series:
     """Each item's sample standard deviation over its replicates divided by the absolute
     mean (NaN for a mean of 0): how far one run of the item moves, per item."""
+    if not isinstance(store, pd.DataFrame) or not {"item", "value"} <= set(store.columns):
+        raise InvalidParameter("store must be a paper-scale store frame with columns 'item' and "
+                               f"'value', got {type(store).__name__}")  # fmt: skip
     grouped = store.groupby("item")["value"]
     mean = grouped.mean().abs()
     return (grouped.std(ddof=1) / mean.where(mean > 0)).rename("relative sd")
