@@ -241,9 +241,9 @@ def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
     vals = [state.procs[single]]
     if co.size:
         lens = state.split_len[co]
-        idx = np.concatenate(
-            [np.arange(o, o + k) for o, k in zip(state.split_off[co], lens, strict=True)]
-        )
+        # the split entries of job j are split_off[j] .. split_off[j] + split_len[j] - 1
+        first = np.cumsum(lens) - lens  # each job's first position in idx
+        idx = np.repeat(state.split_off[co] - first, lens) + np.arange(int(lens.sum()))
         rows.append(np.repeat(co, lens))
         cols.append(state.split_site[idx])
         vals.append(state.split_procs[idx])
