@@ -578,11 +578,13 @@ def table1_rows(t1: pd.DataFrame) -> list[dict]:
 # ---------------------------------------------------------------- paper-scale ensembles
 
 BASELINE_REPLICATES = 20  # issue 24: >= 20 for Section 6.3's baselines
-SURFACE_REPLICATES = 3  # a figure grid at paper scale: >= 3 per point (about 10 min here)
+# a figure grid at paper scale: >= 3 seeds per point (issue 24; 10 would take ~5 h here)
+SURFACE_REPLICATES = 3
 READINGS = {"first_available": "one pass", "first_available_once": "one job per event"}
-
-
-FIG13_STRATEGIES = ("first_fit", "b1")  # Fig. 13 beside A1 (already in the surface cells)
+# "B3 outperforms A1 in a variety of circumstances" read as: at >= a quarter of the
+# (BSBW, LSLT) points some B3 chunk is better (one threshold for both scales)
+VARIETY = 0.25
+LINK_OVER_LSLT = "highest link level minus LSLT"  # A1's, Section 6.3 (<= 0: never beyond)
 
 
 def _surface_label(strategy: str, chunk: float) -> str:
@@ -591,46 +593,52 @@ def _surface_label(strategy: str, chunk: float) -> str:
     return f"B3 ({chunk:.0%})" if strategy == "b3" else strategy.upper()
 
 
-def ensemble_key(study: str, strategy: str, selection: str, bsbw: float, chunk: float) -> str:
-    """The store's item key of one run: ``item | quantity`` as the report rows name it."""
+def ensemble_key(study: str, strategy: str, selection: str, bsbw: float, chunk: float,
+                 lslt: float = 1.0, what: str = "ATT (s)") -> str:  # fmt: skip
+    """The store's item key of one run: ``item | quantity`` as the report rows name it
+    (``what``: the quantity, ATT or :data:`LINK_OVER_LSLT`)."""
     if study == "baseline":
         return f"Section 6.3 ({READINGS[selection]}) | {strategy} ATT (s)"
-    return f"Section 6.3, LSLT 100 % | {_surface_label(strategy, chunk)} ATT (s) at {bsbw:.0f} Mbps"
+    return (f"Section 6.3, LSLT {round(lslt * 100)} % | {_surface_label(strategy, chunk)} "
+            f"{what} at {bsbw:.0f} Mbps")  # fmt: skip
 
 
 def ensemble_points() -> list[dict]:
     """Section 6 at paper scale (400,000 jobs per cluster, Section 6.1): the Migration
     Only and Ideal baselines under both FPFS readings, :data:`BASELINE_REPLICATES` seeds
-    each; A1 and B3 at every chunk over BSBW 200-900 Mbps at LSLT 100 %,
-    :data:`SURFACE_REPLICATES` seeds each (the same seeds for every strategy: paired),
-    with First-Fit and B1 on the same cells for Fig. 13."""
+    each; Figs. 14-21's surfaces, every module of :data:`SURFACES` over BSBW 200-900
+    Mbps x LSLT 40-120 %, :data:`SURFACE_REPLICATES` seeds each (the same seeds for
+    every module, and the first ones of the baselines': paired), with First-Fit at LSLT
+    100 % on the same seeds for Fig. 13."""
     jobs = SECTION6.jobs_per_cluster
+    run = dict(selection="first_available", jobs_per_cluster=jobs)
     points = [dict(study="baseline", strategy=st, selection=sel, jobs_per_cluster=jobs,
                    bsbw=500.0, lslt=1.0, chunk=0.8, replicate=r)
               for r in range(BASELINE_REPLICATES) for sel in READINGS
               for st in BASELINES]  # fmt: skip
     for r in range(SURFACE_REPLICATES):
-        for bsbw in BSBWS:
-            points.append(dict(study="lslt100", strategy="a1", selection="first_available",
-                               jobs_per_cluster=jobs, bsbw=bsbw, lslt=1.0, chunk=0.8,
-                               replicate=r))  # fmt: skip
-            points += [dict(study="lslt100", strategy="b3", selection="first_available",
-                            jobs_per_cluster=jobs, bsbw=bsbw, lslt=1.0, chunk=c, replicate=r)
-                       for c in CHUNKS]  # fmt: skip
-            points += [dict(study="lslt100", strategy=st, selection="first_available",
-                            jobs_per_cluster=jobs, bsbw=bsbw, lslt=1.0, chunk=0.8, replicate=r)
-                       for st in FIG13_STRATEGIES]  # fmt: skip
+        points += [dict(study="surface", strategy=strategy, **run, bsbw=bsbw, lslt=lslt,
+                        chunk=chunk, replicate=r)
+                   for lslt in LSLTS for bsbw in BSBWS
+                   for strategy, chunk in SURFACES.values()]  # fmt: skip
+        points += [dict(study="fig13", strategy="first_fit", **run, bsbw=bsbw, lslt=1.0,
+                        chunk=0.8, replicate=r) for bsbw in BSBWS]  # fmt: skip
     return points
 
 
 def ensemble_point(study: str, strategy: str, selection: str, jobs_per_cluster: int,
                    bsbw: float, lslt: float, chunk: float, replicate: int) -> dict:  # fmt: skip
     """One single run of the Section 6.1 set-up with ``jobs_per_cluster`` jobs per
-    cluster, workload seed ``replicate``: ``{item key: ATT}``."""
+    cluster, workload seed ``replicate``: ``{item key: ATT}``, and for A1 also its
+    highest link level minus the LSLT (:data:`LINK_OVER_LSLT`)."""
     setup = SECTION6.scaled(int(jobs_per_cluster))
     r = run_point(strategy, setup, bsbw=bsbw, lslt=lslt, chunk=chunk, selection=selection,
                   seed=int(replicate))  # fmt: skip
-    return {ensemble_key(study, strategy, selection, bsbw, chunk): r["att"]}
+    out = {ensemble_key(study, strategy, selection, bsbw, chunk, lslt): r["att"]}
+    if strategy == "a1":
+        key = ensemble_key(study, strategy, selection, bsbw, chunk, lslt, LINK_OVER_LSLT)
+        out[key] = r["max_link_level"] - lslt
+    return out
 
 
 def ensemble_cost(point: dict) -> float:
@@ -667,9 +675,9 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     better = worse = unresolved = 0
     chunks = sorted(cells.loc[cells["strategy"] == "b3", "chunk"].unique())
     for bsbw in sorted(cells["bsbw"].unique()):
-        a1 = values(store, ensemble_key("lslt100", "a1", "", bsbw, 0))
+        a1 = values(store, ensemble_key("surface", "a1", "", bsbw, 0))
         for chunk in chunks:
-            b3 = values(store, ensemble_key("lslt100", "b3", "", bsbw, chunk))
+            b3 = values(store, ensemble_key("surface", "b3", "", bsbw, chunk))
             row = paired_claim("Section 6.3, LSLT 100 %", f"B3 ({chunk:.0%}) beats A1 at "
                                f"{bsbw:.0f} Mbps", b3, a1, a_name=f"B3 ({chunk:.0%})",
                                b_name="A1")  # fmt: skip
@@ -685,7 +693,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                        f"unresolved in {unresolved}", better >= n / 2,
                        f"B3 is better in fewer than half of the cells ({better} of {n}) on the "
                        "paired differences"))  # fmt: skip
-    return rows + _fig13_rows(store)
+    return rows + _surface_rows(store) + _fig13_rows(store)
 
 
 def _fig13_rows(store: pd.DataFrame) -> list[dict]:
@@ -695,7 +703,7 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
     from ..ensemble import paired_claim
     from .store import values
 
-    key = ensemble_key("lslt100", "first_fit", "", 0.0, 0.8).split(" at ")[0]
+    key = ensemble_key("surface", "first_fit", "", 0.0, 0.8).split(" at ")[0]
     if not store["item"].str.startswith(key).any():
         return []
     cells = store[store["item"].str.startswith(key)]
@@ -706,9 +714,9 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
     verdicts = {"A1": [], "B1": []}
     worse_than_mo = []
     for bsbw in bsbws:
-        ff = values(store, ensemble_key("lslt100", "first_fit", "", bsbw, 0.8))
+        ff = values(store, ensemble_key("surface", "first_fit", "", bsbw, 0.8))
         for name, strategy in (("A1", "a1"), ("B1", "b1")):
-            x = values(store, ensemble_key("lslt100", strategy, "", bsbw, 0.8))
+            x = values(store, ensemble_key("surface", strategy, "", bsbw, 0.8))
             row = paired_claim("Fig. 13", f"{name} beats First-Fit at {bsbw:.0f} Mbps", x, ff,
                                a_name=name, b_name="First-Fit")  # fmt: skip
             verdicts[name].append((bsbw, row))
@@ -740,3 +748,104 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
                        "BSBWs") if worse_than_mo else "Migration Only never better on the "
                       "paired runs", bool(worse_than_mo)))  # fmt: skip
     return out
+
+
+def surface_runs(store: pd.DataFrame) -> pd.DataFrame:
+    """The stored runs of Figs. 14-21: one row per (module ``label``, ``bsbw``,
+    ``lslt``, ``replicate``) with its ``att`` (empty when the store has none)."""
+    att = store["item"].str.contains(" ATT (s) at ", regex=False)
+    runs = store[(store["study"] == "surface") & att]
+    labels = [_surface_label(st, c) for st, c in zip(runs["strategy"], runs["chunk"], strict=True)]
+    return pd.DataFrame({"label": labels, "bsbw": runs["bsbw"].to_numpy(),
+                         "lslt": runs["lslt"].to_numpy(),
+                         "replicate": runs["replicate"].to_numpy(),
+                         "att": runs["value"].to_numpy()})  # fmt: skip
+
+
+def surface_means(store: pd.DataFrame) -> pd.DataFrame:
+    """Figs. 14-21 at paper scale: the mean ATT over the stored seeds of each (module,
+    BSBW, LSLT) point, with its standard deviation and number of seeds; shaped like
+    :func:`surface_grid` (``label``, ``bsbw``, ``lslt``, ``att``), so
+    :func:`hpcmodels.plots.surface_panels` and :func:`cuts` take it."""
+    grouped = surface_runs(store).groupby(["label", "bsbw", "lslt"])["att"]
+    return grouped.agg(att="mean", att_sd="std", replicates="size").reset_index()
+
+
+def _per_replicate(att: pd.DataFrame, stat) -> pd.Series:
+    """``stat`` (a function of one replicate's surfaces: rows (bsbw, lslt), columns the
+    modules) for each replicate."""
+    return att.groupby(level="replicate").apply(lambda part: stat(part.droplevel("replicate")))
+
+
+def _surface_rows(store: pd.DataFrame) -> list[dict]:
+    """Section 6.3's claims on the surfaces at paper scale, each judged on paired runs
+    (:func:`hpcmodels.ensemble.paired_claim`): a claim about one point compares the
+    modules seed by seed there; a claim about the whole grid computes its statistic on
+    each seed's surfaces (against that seed's Migration Only baseline) and compares the
+    statistics seed by seed."""
+    from ..ensemble import paired_claim
+    from .store import values
+
+    runs = surface_runs(store)
+    if runs.empty:
+        return []
+    att = runs.pivot_table(index=["replicate", "bsbw", "lslt"], columns="label", values="att")
+    reps = att.index.get_level_values("replicate").unique()
+    n, points = len(reps), len(att) // len(reps)
+    rows = []
+    over = store.loc[store["item"].str.contains(LINK_OVER_LSLT, regex=False), "value"]
+    rows.append(_claim("Section 6.3", "A1 never saturates a link beyond the LSLT",
+                       "never beyond the threshold",
+                       f"highest level minus LSLT over {len(over)} runs ({n} seeds): "
+                       f"{over.max():+.2e}", over.max() <= 1e-9))  # fmt: skip
+    b3 = [c for c in att.columns if c.startswith("B3")]
+    wins = 0
+    for _, cell in att.groupby(level=["bsbw", "lslt"]):
+        wins += any(paired_claim("", "", cell[c], cell["A1"])["verdict"] == "qualitative"
+                    for c in b3)  # fmt: skip
+    rows.append(_claim("Section 6.3", "B3 outperforms A1 in a variety of circumstances",
+                       "B3 better than A1 at many settings",
+                       f"paired over {n} seeds: some B3 better than A1 (95 % CI below 0) at "
+                       f"{wins} of {points} (BSBW, LSLT) points ({wins / points:.0%})",
+                       wins / points >= VARIETY,
+                       f"fewer than {VARIETY:.0%} of the points have a B3 better than A1 "
+                       "on the paired runs"))  # fmt: skip
+    mo = pd.Series(values(store, ensemble_key("baseline", "migration_only", "first_available",
+                                              0, 0))[:n], index=reps)  # fmt: skip
+    lo_c, hi_c = b3[0], b3[-1]
+
+    def gap(label: str, to) -> pd.Series:
+        """Per seed, the grid mean of |label - to| (``to``: a module, or ``mo``)."""
+        return pd.Series({r: float((att.loc[r, label] - (att.loc[r, to] if isinstance(to, str)
+                                                          else to[r])).abs().mean())
+                          for r in reps})  # fmt: skip
+
+    for claim, quantity, a, b, an, bn in (
+        ("closer to Migration Only at 90 % than at 70 %", "B3 tends to Migration Only as "
+         "the chunk grows", gap(hi_c, mo), gap(lo_c, mo), f"|{hi_c} - MO|", f"|{lo_c} - MO|"),
+        ("closer to B1 at 70 % than at 90 %", "B3 tends to B1 as the chunk shrinks",
+         gap(lo_c, "B1"), gap(hi_c, "B1"), f"|{lo_c} - B1|", f"|{hi_c} - B1|"),
+    ):  # fmt: skip
+        row = paired_claim("Section 6.3", quantity, a, b, a_name=an, b_name=bn,
+                           note="grid means of each seed's surfaces")  # fmt: skip
+        rows.append(dict(row, paper=claim))
+    means = _per_replicate(att, lambda a: a.mean())
+    others = means.drop(columns="B4")
+    closest = others.mean().idxmax()
+    row = paired_claim("Section 6.3", "B4 (load balancing) performs worst", means[closest],
+                       means["B4"], a_name=closest, b_name="B4",
+                       note="grid-mean ATT of each seed; the module closest to B4 shown")  # fmt: skip
+    beaten = sum(paired_claim("", "", means[c], means["B4"])["verdict"] == "qualitative"
+                 for c in others.columns)  # fmt: skip
+    rows.append(dict(row, paper="worst overall",
+                     ours=f"{row['ours']}; B4 worse than {beaten} of {others.shape[1]} "
+                     "modules on the paired runs"))  # fmt: skip
+    spread = _per_replicate(att, lambda a: a.groupby(level="lslt").std().mean())
+    class_b = [c for c in spread.columns if c.startswith("B") and c not in b3]
+    best_b3, best_other = spread[b3].min(axis=1), spread[class_b].min(axis=1)
+    row = paired_claim("Section 6.3", "B3 is the most stable class B module over BSBW",
+                       best_b3, best_other, a_name="the steadiest B3",
+                       b_name=f"the steadiest of {', '.join(class_b)}",
+                       note="std of ATT over BSBW, averaged over LSLT, per seed")  # fmt: skip
+    rows.append(dict(row, paper="B3 most stable with respect to BSBW"))
+    return rows
