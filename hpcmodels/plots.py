@@ -234,6 +234,25 @@ def module_lines(frame: pd.DataFrame, x: str, limits: dict[str, float], ax: plt.
     return ax
 
 
+def cut_panels(sections: dict[str, pd.DataFrame], limits: dict[str, float],
+               cap: float | None = None) -> plt.Figure:  # fmt: skip
+    """Jones 2005, Figs. 22-27: one column per cut (``sections``: title -> ATT frame,
+    index BSBW or LSLT, one column per module, as ``jones2005.cuts`` gives), every module
+    but B3 (with B3 at 80 %) above, B3's chunks below; ``limits`` drawn across."""
+    fig, axes = plt.subplots(2, len(sections), figsize=(16, 7.5), squeeze=False)
+    for col, (title, frame) in enumerate(sections.items()):
+        b3 = [c for c in frame.columns if c.startswith("B3")]
+        others = [c for c in frame.columns if c not in b3] + [c for c in b3 if "80" in c]
+        x = "BSBW (Mbps)" if title.startswith("LSLT") else "LSLT"
+        for row, labels in enumerate((others, b3)):
+            module_lines(frame[labels], x, limits, axes[row, col], title, cap=cap)
+    for row in range(2):
+        axes[row, 0].set_ylabel("average turnaround time (s)")
+        axes[row, -1].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
 def surface_panels(surf: pd.DataFrame, labels: list[str]) -> plt.Figure:
     """Jones 2005, Figs. 14-21: average turnaround time over BSBW x LSLT, one heat map per
     module on a shared colour scale."""

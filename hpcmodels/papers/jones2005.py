@@ -771,6 +771,15 @@ def surface_means(store: pd.DataFrame) -> pd.DataFrame:
     return grouped.agg(att="mean", att_sd="std", replicates="size").reset_index()
 
 
+def baseline_means(store: pd.DataFrame) -> dict[str, float]:
+    """Migration Only's and Ideal's mean ATT over the stored seeds (one-pass reading):
+    the limits drawn across the paper-scale cuts."""
+    from .store import values
+
+    return {st: float(values(store, ensemble_key("baseline", st, "first_available", 0, 0)).mean())
+            for st in BASELINES}  # fmt: skip
+
+
 def _per_replicate(att: pd.DataFrame, stat) -> pd.Series:
     """``stat`` (a function of one replicate's surfaces: rows (bsbw, lslt), columns the
     modules) for each replicate."""
