@@ -6,7 +6,8 @@ Each subclass keeps the builtin a caller may already catch: ``LogNotAvailable`` 
 a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``.
 
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
-``InvalidParameter`` naming it and its value.
+``InvalidParameter`` naming it and its value; ``check_frame`` a table's type and
+columns.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import math
 import numbers
 
 __all__ = ["HpcmodelsError", "InvalidParameter", "LogNotAvailable", "SWFError",
-           "SWFFileError", "UnknownLogError", "check_int", "check_real"]  # fmt: skip
+           "SWFFileError", "UnknownLogError", "check_frame", "check_int", "check_real"]  # fmt: skip
 
 
 class HpcmodelsError(ValueError):
@@ -96,6 +97,20 @@ def check_real(name: str, value: object, *, above: float | None = None,
         rule = _rule((">", above), (">=", at_least))
         raise InvalidParameter(f"{name} must be a finite number{rule}, got {value!r}")
     return number
+
+
+def check_frame(name: str, value: object, columns) -> object:
+    """``value`` itself, if it is a pandas DataFrame holding every one of ``columns``;
+    else :class:`InvalidParameter` naming ``name``, what it got and the columns missing."""
+    import pandas as pd
+
+    if not isinstance(value, pd.DataFrame):
+        raise InvalidParameter(f"{name} must be a pandas DataFrame with columns "
+                               f"{list(columns)}, got {type(value).__name__}")  # fmt: skip
+    missing = [c for c in columns if c not in value.columns]
+    if missing:
+        raise InvalidParameter(f"{name} lacks column(s) {missing}; it has {list(value.columns)}")
+    return value
 
 
 def _rule(*bounds: tuple[str, float | None]) -> str:

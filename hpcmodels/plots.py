@@ -276,3 +276,36 @@ def surface_panels(surf: pd.DataFrame, labels: list[str]) -> plt.Figure:
         ax.axis("off")
     fig.tight_layout()
     return fig
+
+
+def depth_panels(depth: pd.DataFrame, title: str) -> plt.Figure:
+    """Shih 2013, Figs. 10-11: TLA's ATT against the simulation depth, and its decisions
+    changed against depth 1 (``depth``: indexed by depth, columns ``att`` and
+    ``changes vs depth 1``, as ``shih2013.depth_study`` or ``section5_means`` give)."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    labels = [str(d) for d in depth.index]
+    axes[0].plot(labels, depth["att"], marker="o")
+    axes[0].set(xlabel="simulation depth", ylabel="ATT (s)", title=f"Fig. 10: {title}")
+    axes[1].bar(labels, depth["changes vs depth 1"])
+    axes[1].set(xlabel="simulation depth", ylabel="decisions changed vs depth 1", title="Fig. 11")
+    fig.tight_layout()
+    return fig
+
+
+def tla_knob_panels(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame,
+                    titles: dict[str, str]) -> plt.Figure:  # fmt: skip
+    """Shih 2013, Figs. 8, 12 and 13: ATT of the four methods against the inaccuracy
+    factor; TLA's ATT against the simulation depth per policy inside the simulation;
+    TLA's ATT against the allocation depth (frames as ``shih2013.inaccuracy_study`` and
+    ``tla_knob_study`` or ``section5_means`` give; ``titles``: each figure's run)."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
+    fig8.plot(ax=axes[0], logx=True, marker="o")
+    axes[0].set(xlabel="inaccuracy factor", ylabel="ATT (s)", title=f"Fig. 8: {titles['fig8']}")
+    for policy, part in fig12.groupby("policy", sort=False):
+        axes[1].plot(part["depth"].astype(str), part["att"], marker="o", label=policy)
+    axes[1].set(xlabel="simulation depth", ylabel="ATT (s)", title=f"Fig. 12: {titles['fig12']}")
+    axes[1].legend(fontsize="small")
+    axes[2].plot(fig13["allocation depth"].astype(str), fig13["att"], marker="o")
+    axes[2].set(xlabel="allocation depth", ylabel="ATT (s)", title=f"Fig. 13: {titles['fig13']}")
+    fig.tight_layout()
+    return fig

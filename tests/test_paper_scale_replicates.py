@@ -44,9 +44,13 @@ def test_shih_first_ten_vectors_are_the_quick_runs():
 
 
 def test_shih_points_cover_every_present_workload_and_each_gives_four_methods():
-    points = shih.ensemble_points()
+    points = [p for p in shih.ensemble_points() if p["study"] == "table4"]
     assert {p["replicate"] for p in points} == set(range(shih.ENSEMBLE_VECTORS))
-    out = shih.ensemble_point("E2", "low", 0.1, 4)
+    assert {(p["wid"], p["load"], p["sh"]) for p in points} >= {
+        (w, lo, sh) for w in ("D1", "D2", "E1", "E2") for lo in shih.LOADS for sh in shih.SH_LEVELS
+    }
+    out = shih.ensemble_point(**dict(points[0], wid="E2", load="low", sh=0.1, replicate=4))
+    assert out == shih.table4_point("E2", "low", 0.1, 4)
     methods = [k.split(": ")[-1] for k in out]
     assert methods == [f"{m} ATT (s)" for m in shih.METHODS]
     assert all(np.isfinite(v) and v > 0 for v in out.values())

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameter
 from ..multicluster import Cluster, RunningJob, TLAOptions, WaitingJob, simulate, tla_scores
 from ..multicluster.allocation import FASTEST_FIRST
 from ..multicluster.lookahead import ATT, release_heap, score_clusters
@@ -566,9 +567,10 @@ def depth_rows(depth: pd.DataFrame, runs: pd.DataFrame, label: str) -> list[dict
     """Fig. 10's claim (the higher the simulation depth the better) on ``depth``
     (:func:`depth_study`, ``label`` saying which run), and Section 5.2's counts."""
     first, last = depth["att"].iloc[0], depth["att"].iloc[-1]
-    rows = [compare_claim("Fig. 10", f"ATT against simulation depth ({label})",
+    rows = [compare_claim("Fig. 10", "ATT against simulation depth",
                           "the higher the depth the better", bool(last <= first),
-                          f"depth {depth.index[0]}: {first:,.0f} s, {depth.index[-1]}: {last:,.0f} s")]  # fmt: skip
+                          f"{label}: depth {depth.index[0]}: {first:,.0f} s, "
+                          f"{depth.index[-1]}: {last:,.0f} s")]  # fmt: skip
     return rows + activation_rows(runs)
 
 
@@ -620,35 +622,38 @@ def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_fi
 
 def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame,
                     labels: dict) -> list[dict]:  # fmt: skip
-    """The claims of Sections 5.1, 5.3 and 5.4 on our runs (``labels``: which run)."""
+    """The claims of Sections 5.1, 5.3 and 5.4 on our runs (``labels``: which run, said
+    in ``ours`` so that the quantities match the paper-scale rows of
+    :func:`section5_ensemble_rows`)."""
     rows = []
     others = fig8[["BF", "FF", "AI2"]]
     flat = bool((others.max() - others.min() <= 1e-9 * others.abs().max()).all())
-    rows.append(compare_claim("Fig. 8", f"BF, FF, AI2 against the inaccuracy ({labels['fig8']})",
+    rows.append(compare_claim("Fig. 8", "BF, FF, AI2 against the inaccuracy",
                               "constant (they do not read estimates)", flat,
-                              "constant" if flat else "varies"))  # fmt: skip
+                              f"{labels['fig8']}: " + ("constant" if flat else "varies")))  # fmt: skip
     tla = fig8["TLA"]
-    rows.append(compare_claim("Fig. 8", f"TLA against the inaccuracy ({labels['fig8']})",
+    rows.append(compare_claim("Fig. 8", "TLA against the inaccuracy",
                               "deteriorates as the factor grows", bool(tla.iloc[-1] > tla.iloc[0]),
-                              f"factor {tla.index[0]:g}: {tla.iloc[0]:,.0f} s, "
+                              f"{labels['fig8']}: factor {tla.index[0]:g}: {tla.iloc[0]:,.0f} s, "
                               f"{tla.index[-1]:g}: {tla.iloc[-1]:,.0f} s"))  # fmt: skip
     deep = fig12[fig12["depth"] == fig12["depth"].iloc[-1]].set_index("policy")["att"]
     worst = deep.idxmax()
-    rows.append(compare_claim("Fig. 12", f"worst policy inside the simulation ({labels['fig12']})",
-                              "random fit", worst == "random_fit",
-                              ", ".join(f"{p} {v:,.0f} s" for p, v in deep.items())))  # fmt: skip
+    rows.append(compare_claim("Fig. 12", "worst policy inside the simulation",
+                              "random fit", worst == "random_fit", f"{labels['fig12']}: "
+                              + ", ".join(f"{p} {v:,.0f} s" for p, v in deep.items())))  # fmt: skip
     by_policy = fig12.groupby("policy")["att"]
     depth_effect = float((by_policy.max() - by_policy.min()).mean())
     policy_effect = float(fig12.groupby("depth")["att"].agg(lambda s: s.max() - s.min()).mean())
-    rows.append(compare_claim("Fig. 12", f"depth matters more than policy ({labels['fig12']})",
+    rows.append(compare_claim("Fig. 12", "depth matters more than policy",
                               "the effect of depth exceeds that of the policy",
                               depth_effect > policy_effect,
-                              f"mean ATT range over depths {depth_effect:,.0f} s, over policies "
+                              f"{labels['fig12']}: mean ATT range over depths {depth_effect:,.0f} s, over policies "
                               f"{policy_effect:,.0f} s"))  # fmt: skip
     a = fig13.set_index("allocation depth")["att"]
-    rows.append(compare_claim("Fig. 13", f"ATT against allocation depth ({labels['fig13']})",
+    rows.append(compare_claim("Fig. 13", "ATT against allocation depth",
                               "the larger the allocation depth the worse", bool(a.iloc[-1] >= a.iloc[0]),
-                              ", ".join(f"{k}: {v:,.0f} s" for k, v in a.items())))  # fmt: skip
+                              f"{labels['fig13']}: "
+                              + ", ".join(f"{k}: {v:,.0f} s" for k, v in a.items())))  # fmt: skip
     return rows
 
 
@@ -746,17 +751,69 @@ def ensemble_key(item: str, wid: str, load: str, sh: float, what: str) -> str:
     return f"Table 4 | {wid}, {load} load, SH = {sh:g}: {what}"
 
 
+SECTION5_REPLICATES = 3
+"""Replicates per Section 5 setting. Issue 24: a figure grid whose full size at ten
+replicates would cost more than about two hours here gets at least three, stated; TLA
+on a whole trace at high load takes tens of seconds a run."""
+SECTION5_RUNS = {"fig8": ("A1", "high"), "fig10": ("A1", "high"), "fig12": ("D1", "high"),
+                 "fig13": ("A2", "high")}  # fmt: skip
+"""Workload and load of each Section 5 study (the quick notebook's choices), at paper
+scale: the traces whole, D1 on :data:`ENSEMBLE_JOBS` jobs."""
+ALL_WAITING = 0
+"""Simulation depth 0 in the store: every waiting job (``TLAOptions(depth=None)``)."""
+FIG10_DEPTHS = (1, 10, 40, 160, 640, ALL_WAITING)
+FIG12_DEPTHS = (1, 10, 40, 160, ALL_WAITING)
+FIG12_POLICIES = ("fastest_first", "best_fit", "worst_fit", "random_fit")
+FIG13_ALLOCATION_DEPTHS = (1, 2, 4, 8, 16)
+
+
+def _section5_settings(study: str) -> list[dict]:
+    """The settings of one Section 5 study (a point without its replicate)."""
+    tla = dict(factor=None, depth=ALL_WAITING, policy="fastest_first", allocation_depth=1)
+    if study == "fig8":
+        return [dict(tla, factor=float(f)) for f in INACCURACY_FACTORS]
+    if study == "fig10":
+        return [dict(tla, depth=d) for d in FIG10_DEPTHS]
+    if study == "fig12":
+        return [dict(tla, depth=d, policy=p) for p in FIG12_POLICIES for d in FIG12_DEPTHS]
+    return [dict(tla, allocation_depth=a) for a in FIG13_ALLOCATION_DEPTHS]
+
+
 def ensemble_points() -> list[dict]:
-    """Table 4 at paper scale: every workload whose input is present here, each load and
-    SH level, :data:`ENSEMBLE_VECTORS` replicates (replicate ``r``: speed vector ``r`` of
-    the quick run's seeded draw, and the trace's runtime scale or the model's seed ``r``).
-    A workload whose log is missing has no points (its rows say ``not run``)."""
-    return [dict(wid=w.wid, load=load, sh=sh, replicate=r)
-            for w in TABLE3 if _missing(w.wid, ENSEMBLE_JOBS.get(w.wid[0]), 0) is None
-            for load in LOADS for sh in SH_LEVELS for r in range(ENSEMBLE_VECTORS)]  # fmt: skip
+    """The paper-scale points. Table 4: every workload whose input is present here, each
+    load and SH level, :data:`ENSEMBLE_VECTORS` replicates (replicate ``r``: speed
+    vector ``r`` of the quick run's seeded draw, and the trace's runtime scale or the
+    model's seed ``r``). Section 5 (Figs. 8, 10-13): each study of
+    :data:`SECTION5_RUNS` over its whole grid, SH = 0, :data:`SECTION5_REPLICATES`
+    replicates (the same jobs as Table 4's replicate ``r``; Fig. 8 also draws its
+    estimates with seed ``r``). A workload whose log is missing has no points (its rows
+    say ``not run``). Every point carries the same keys; Table 4's take TLA's defaults."""
+    default = dict(factor=None, depth=ALL_WAITING, policy="fastest_first", allocation_depth=1)
+    points = [dict(study="table4", wid=w.wid, load=load, sh=sh, replicate=r, **default)
+              for w in TABLE3 if _missing(w.wid, ENSEMBLE_JOBS.get(w.wid[0]), 0) is None
+              for load in LOADS for sh in SH_LEVELS for r in range(ENSEMBLE_VECTORS)]  # fmt: skip
+    for study, (wid, load) in SECTION5_RUNS.items():
+        if _missing(wid, ENSEMBLE_JOBS.get(wid[0]), 0) is not None:
+            continue
+        points += [dict(study=study, wid=wid, load=load, sh=0.0, replicate=r, **setting)
+                   for r in range(SECTION5_REPLICATES) for setting in _section5_settings(study)]  # fmt: skip
+    return points
 
 
-def ensemble_point(wid: str, load: str, sh: float, replicate: int) -> dict:
+def ensemble_point(study: str, wid: str, load: str, sh: float, replicate: int,
+                   factor: float | None = None, depth: int = ALL_WAITING,
+                   policy: str = "fastest_first", allocation_depth: int = 1) -> dict:  # fmt: skip
+    """One paper-scale single run, ``{item key: value}``: a Table 4 replicate
+    (:func:`table4_point`) or a Section 5 one (:func:`section5_point`)."""
+    if study == "table4":
+        return table4_point(wid, load, sh, replicate)
+    if study not in SECTION5_RUNS:
+        raise InvalidParameter(f"study {study!r}: choose 'table4' or one of {list(SECTION5_RUNS)}")
+    return section5_point(study, wid, load, replicate, factor=factor, depth=depth,
+                          policy=policy, allocation_depth=allocation_depth)  # fmt: skip
+
+
+def table4_point(wid: str, load: str, sh: float, replicate: int) -> dict:
     """One replicate of one Table 4 configuration: the four methods of :data:`METHODS`
     (FCFS, single site) on the same jobs and speed vector, ``{item key: value}``: each
     method's ATT; for A2 at SH = 0 each method's utilization (Table 5); for A1 at high
@@ -782,8 +839,57 @@ def ensemble_point(wid: str, load: str, sh: float, replicate: int) -> dict:
     return out
 
 
+def _depth_label(depth: int) -> str:
+    return "all" if depth == ALL_WAITING else str(int(depth))
+
+
+def section5_key(study: str, wid: str, load: str, setting: dict, what: str) -> str:
+    """The store's item key of one Section 5 value: ``Fig. n | run, setting: what``."""
+    run = f"{wid} {load} load"
+    if study == "fig8":
+        return f"Fig. 8 | {run}, inaccuracy factor {setting['factor']:g}: {what}"
+    if study == "fig10":
+        return f"Fig. 10 | {run}, simulation depth {_depth_label(setting['depth'])}: {what}"
+    if study == "fig12":
+        return (f"Fig. 12 | {run}, {setting['policy']} inside, simulation depth "
+                f"{_depth_label(setting['depth'])}: {what}")  # fmt: skip
+    return f"Fig. 13 | {run}, allocation depth {setting['allocation_depth']}: {what}"
+
+
+def section5_point(study: str, wid: str, load: str, replicate: int, *,
+                   factor: float | None = None, depth: int = ALL_WAITING,
+                   policy: str = "fastest_first", allocation_depth: int = 1) -> dict:  # fmt: skip
+    """One replicate of one Section 5 setting (SH = 0, FCFS, the jobs of Table 4's
+    replicate ``replicate``): TLA with simulation ``depth`` (:data:`ALL_WAITING`: every
+    waiting job), ``policy`` inside its simulation and ``allocation_depth``; Fig. 8
+    (``factor`` not None) runs the four methods on f-model estimates (Eqs. 7-8) drawn
+    with seed ``replicate``; Fig. 10 also counts TLA's activations and its decisions
+    changed against depth 1."""
+    from ..errors import check_int
+
+    depth = check_int("depth", depth, minimum=0)
+    setting = dict(factor=factor, depth=depth, policy=policy, allocation_depth=allocation_depth)
+    jobs = replicate_jobs(wid, load, replicate)
+    if factor is not None:
+        jobs = estimate_inaccuracy(jobs, float(factor), seed=int(replicate))
+    tla = TLAOptions(depth=depth or None, policy=policy, allocation_depth=int(allocation_depth))
+    methods = METHODS if study == "fig8" else {"TLA": "tla"}
+    out = {}
+    for method, selection in methods.items():
+        res = simulate(jobs, _system(wid), "fcfs", selection,
+                       tla=tla if method == "TLA" else None)  # fmt: skip
+        out[section5_key(study, wid, load, setting, f"{method} ATT (s)")] = res.metrics["att"]
+        if study == "fig10":
+            out[section5_key(study, wid, load, setting, "TLA activations")] = float(
+                res.counters["tla_activations"])  # fmt: skip
+            out[section5_key(study, wid, load, setting, "decisions changed against depth 1")] = (
+                float(res.counters["tla_changes"]))  # fmt: skip
+    return out
+
+
 def ensemble_cost(point: dict) -> float:
-    """Relative cost of recomputing a point: TLA at high load dominates."""
+    """Relative cost of recomputing a point: TLA at high load dominates; Section 5's
+    points run at high load."""
     return {"low": 1.0, "medium": 3.0, "high": 20.0}[point["load"]] * (
         2.0 if _trace(point["wid"]) else 1.0
     )
@@ -894,4 +1000,136 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                                        kind="count", k=1, other_input=SDSC_INPUT, note=reading,
                                        cause="cause not identified; no other reading of "
                                        "'activated' was computed"))  # fmt: skip
+    return rows + section5_ensemble_rows(store)
+
+
+def section5_runs(store: pd.DataFrame, study: str) -> pd.DataFrame:
+    """The stored runs of one Section 5 study (a key of :data:`SECTION5_RUNS`): one row
+    per value with its setting (``factor``, ``depth``, ``policy``, ``allocation_depth``),
+    ``replicate``, ``what`` (the quantity after the key's last colon, for example
+    ``TLA ATT (s)``) and ``value``; empty when the store has none."""
+    from ..errors import check_frame
+
+    check_frame("store", store, ("item", "value", "replicate", "study"))
+    if study not in SECTION5_RUNS:
+        raise InvalidParameter(f"study {study!r}: choose one of {list(SECTION5_RUNS)}")
+    runs = store[store["study"] == study]
+    return runs.assign(what=runs["item"].str.rsplit(": ", n=1).str[-1])[
+        ["factor", "depth", "policy", "allocation_depth", "replicate", "what", "value"]
+    ].reset_index(drop=True)
+
+
+def _att(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """ATT runs pivoted: index ``by`` + replicate, one column per method."""
+    att = runs[runs["what"].str.endswith(" ATT (s)")]
+    return att.assign(method=att["what"].str.removesuffix(" ATT (s)")).pivot_table(
+        index=[*by, "replicate"], columns="method", values="value", aggfunc="first"
+    )
+
+
+def section5_means(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Figs. 8 and 10-13 at paper scale: the mean over the stored replicates of each
+    setting, shaped like the quick studies (:func:`inaccuracy_study`,
+    :func:`depth_study`, :func:`tla_knob_study` for Figs. 12 and 13), so that
+    :func:`hpcmodels.plots.depth_panels` and :func:`hpcmodels.plots.tla_knob_panels`
+    draw either. Studies the store lacks are left out."""
+    out = {}
+    runs = {study: section5_runs(store, study) for study in SECTION5_RUNS}
+    if not runs["fig8"].empty:
+        fig8 = _att(runs["fig8"], ["factor"]).groupby(level="factor").mean()
+        out["fig8"] = fig8[list(METHODS)].rename_axis("inaccuracy factor").rename_axis(None, axis=1)
+    if not runs["fig10"].empty:
+        fig10 = runs["fig10"].pivot_table(index="depth", columns="what", values="value",
+                                          aggfunc="mean")  # fmt: skip
+        fig10 = fig10.reindex([d for d in FIG10_DEPTHS if d in fig10.index])
+        fig10.index = [_depth_label(d) if d == ALL_WAITING else int(d) for d in fig10.index]
+        out["fig10"] = fig10.rename(columns={"TLA ATT (s)": "att", "TLA activations": "activations",
+                                             "decisions changed against depth 1": "changes vs depth 1"})[
+            ["att", "activations", "changes vs depth 1"]].rename_axis("depth").rename_axis(None, axis=1)  # fmt: skip
+    for study, order in (("fig12", FIG12_DEPTHS), ("fig13", (ALL_WAITING,))):
+        if runs[study].empty:
+            continue
+        mean = _att(runs[study], ["depth", "policy", "allocation_depth"])["TLA"]
+        mean = mean.groupby(level=["depth", "policy", "allocation_depth"]).mean().reset_index()
+        rank = {d: i for i, d in enumerate(order)}
+        mean = mean.sort_values(["policy", "depth", "allocation_depth"],
+                                key=lambda c: c.map(rank) if c.name == "depth" else c,
+                                kind="stable", ignore_index=True)  # fmt: skip
+        mean["depth"] = [_depth_label(d) if d == ALL_WAITING else int(d) for d in mean["depth"]]
+        out[study] = mean.rename(columns={"allocation_depth": "allocation depth", "TLA": "att"})
+    return out
+
+
+def _run_note(study: str) -> str:
+    wid, load = SECTION5_RUNS[study]
+    size = "whole trace" if _trace(wid) else f"{ENSEMBLE_JOBS[wid[0]]:,} jobs"
+    return f"{wid}, {load} load, {size}, SH = 0"
+
+
+def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
+    """Sections 5.1-5.4's claims at paper scale, each judged on the paired replicates
+    (:func:`hpcmodels.ensemble.paired_claim`: the settings compared run on the same
+    jobs): quantities named as :func:`section5_claims` and :func:`depth_rows` name
+    them, so the report puts the two scales side by side."""
+    from ..ensemble import paired_claim
+
+    rows = []
+    fig8 = section5_runs(store, "fig8")
+    if not fig8.empty:
+        att = _att(fig8, ["factor"])
+        n = att.index.get_level_values("replicate").nunique()
+        change = (
+            att[["BF", "FF", "AI2"]].groupby(level="replicate").agg(lambda c: c.max() - c.min())
+        )
+        largest = float(change.to_numpy().max())
+        rows.append(compare_claim(
+            "Fig. 8", "BF, FF, AI2 against the inaccuracy", "constant (they do not read estimates)",
+            largest <= 1e-9 * float(att[["BF", "FF", "AI2"]].abs().to_numpy().max()),
+            f"{_run_note('fig8')}, {n} replicates: largest change of their ATT over the "
+            f"{att.index.get_level_values('factor').nunique()} factors {largest:.3g} s",
+        ))  # fmt: skip
+        tla = att["TLA"].unstack("factor")
+        lo, hi = tla.columns.min(), tla.columns.max()
+        row = paired_claim("Fig. 8", "TLA against the inaccuracy", tla[lo], tla[hi],
+                           a_name=f"factor {lo:g}", b_name=f"factor {hi:g}",
+                           note=f"{_run_note('fig8')}; TLA's ATT, estimates drawn per replicate")  # fmt: skip
+        rows.append(dict(row, paper="deteriorates as the factor grows"))
+    fig10 = section5_runs(store, "fig10")
+    if not fig10.empty:
+        tla = _att(fig10, ["depth"])["TLA"].unstack("depth")
+        row = paired_claim("Fig. 10", "ATT against simulation depth", tla[ALL_WAITING], tla[1],
+                           a_name="depth all", b_name="depth 1",
+                           note=f"{_run_note('fig10')}; TLA's ATT")  # fmt: skip
+        rows.append(dict(row, paper="the higher the depth the better"))
+    fig12 = section5_runs(store, "fig12")
+    if not fig12.empty:
+        att = _att(fig12, ["depth", "policy"])["TLA"]
+        deep = att.xs(ALL_WAITING, level="depth").unstack("policy")
+        others = deep.drop(columns="random_fit")
+        row = paired_claim("Fig. 12", "worst policy inside the simulation", others.max(axis=1),
+                           deep["random_fit"], a_name="the worst other policy",
+                           b_name="random fit", note=f"{_run_note('fig12')}; depth all")  # fmt: skip
+        rows.append(dict(row, paper="random fit"))
+        grid = att.unstack("policy")  # rows (depth, replicate), columns policies
+
+        def effect(over: str) -> pd.Series:
+            """Per replicate: the ATT range over ``over`` averaged over the other knob."""
+            if over == "depth":
+                span = grid.groupby(level="replicate").agg(lambda c: c.max() - c.min())
+                return span.mean(axis=1)
+            return (grid.max(axis=1) - grid.min(axis=1)).groupby(level="replicate").mean()
+
+        row = paired_claim("Fig. 12", "depth matters more than policy", effect("depth"),
+                           effect("policy"), a_name="range over depths",
+                           b_name="range over policies", higher_is_better=True,
+                           note=f"{_run_note('fig12')}; mean ATT ranges per replicate")  # fmt: skip
+        rows.append(dict(row, paper="the effect of depth exceeds that of the policy"))
+    fig13 = section5_runs(store, "fig13")
+    if not fig13.empty:
+        tla = _att(fig13, ["allocation_depth"])["TLA"].unstack("allocation_depth")
+        lo, hi = tla.columns.min(), tla.columns.max()
+        row = paired_claim("Fig. 13", "ATT against allocation depth", tla[lo], tla[hi],
+                           a_name=f"allocation depth {lo}", b_name=f"allocation depth {hi}",
+                           note=f"{_run_note('fig13')}; TLA's ATT")  # fmt: skip
+        rows.append(dict(row, paper="the larger the allocation depth the worse"))
     return rows
