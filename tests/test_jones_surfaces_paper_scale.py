@@ -34,7 +34,9 @@ def _store(att=_att, over: float = -0.01) -> pd.DataFrame:
     for p in points:
         if p["study"] == "baseline":
             value = MO + p["replicate"] if p["strategy"] == "migration_only" else 735.0
-            results.append({jo.ensemble_key("baseline", p["strategy"], p["selection"], 0, 0): value})
+            results.append(
+                {jo.ensemble_key("baseline", p["strategy"], p["selection"], 0, 0): value}
+            )
             continue
         label = jo._surface_label(p["strategy"], p["chunk"])
         key = jo.ensemble_key(p["study"], p["strategy"], p["selection"], p["bsbw"], p["chunk"],
@@ -107,10 +109,23 @@ def test_mean_surfaces_are_the_seed_means_in_the_quick_shape(agreeing):
     means = jo.surface_means(agreeing)
     assert len(means) == len(jo.SURFACES) * len(jo.BSBWS) * len(jo.LSLTS)
     assert (means["replicates"] == jo.SURFACE_REPLICATES).all()
-    one = means[(means["label"] == "B2") & (means["bsbw"] == 500.0) & np.isclose(means["lslt"], 0.6)]
+    one = means[
+        (means["label"] == "B2") & (means["bsbw"] == 500.0) & np.isclose(means["lslt"], 0.6)
+    ]
     expected = np.mean([_att("B2", 500.0, 0.6, r) for r in range(3)])
     assert one["att"].item() == pytest.approx(expected, rel=1e-12)
     cut = jo.cuts(means)["LSLT 100%"]  # the quick figures' cuts take the mean surfaces
     assert list(cut.columns) == sorted(jo.SURFACES) and len(cut) == len(jo.BSBWS)
     assert jo.surface_runs(agreeing.iloc[:0]).empty
     assert jo._surface_rows(agreeing[agreeing["study"] != "surface"]) == []
+
+
+@pytest.mark.parametrize(
+    "bad", [None, [], pd.DataFrame({"item": ["x"]}), "results/jones2005.parquet"]
+)
+def test_store_readers_name_a_bad_store(bad):
+    from hpcmodels.errors import InvalidParameter
+
+    for reader in (jo.surface_runs, jo.surface_means, jo.baseline_means):
+        with pytest.raises(InvalidParameter, match="store"):
+            reader(bad)

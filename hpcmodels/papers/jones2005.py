@@ -753,6 +753,10 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
 def surface_runs(store: pd.DataFrame) -> pd.DataFrame:
     """The stored runs of Figs. 14-21: one row per (module ``label``, ``bsbw``,
     ``lslt``, ``replicate``) with its ``att`` (empty when the store has none)."""
+    from ..errors import check_frame
+
+    check_frame("store", store, ("item", "value", "replicate", "study", "strategy", "chunk",
+                                 "bsbw", "lslt"))  # fmt: skip
     att = store["item"].str.contains(" ATT (s) at ", regex=False)
     runs = store[(store["study"] == "surface") & att]
     labels = [_surface_label(st, c) for st, c in zip(runs["strategy"], runs["chunk"], strict=True)]
@@ -774,7 +778,10 @@ def surface_means(store: pd.DataFrame) -> pd.DataFrame:
 def baseline_means(store: pd.DataFrame) -> dict[str, float]:
     """Migration Only's and Ideal's mean ATT over the stored seeds (one-pass reading):
     the limits drawn across the paper-scale cuts."""
+    from ..errors import check_frame
     from .store import values
+
+    check_frame("store", store, ("item", "value", "replicate"))
 
     return {st: float(values(store, ensemble_key("baseline", st, "first_available", 0, 0)).mean())
             for st in BASELINES}  # fmt: skip
