@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["HpcmodelsError", "InvalidParameter", "LogNotAvailable", "SWFError",
+__all__ = ["HpcmodelsError", "InvalidParameter", "InvalidType", "LogNotAvailable", "SWFError",
            "SWFFileError", "UnknownLogError", "check_frame", "check_int", "check_real"]  # fmt: skip
 
 
@@ -26,6 +26,11 @@ class HpcmodelsError(ValueError):
 class InvalidParameter(HpcmodelsError):
     """A parameter of a public function is out of range or of the wrong kind; the
     message names the parameter and the value."""
+
+
+class InvalidType(InvalidParameter, TypeError):
+    """A parameter of the wrong type where callers may catch ``TypeError`` (an object
+    that is not the documented class); also an :class:`InvalidParameter`."""
 
 
 class SWFError(HpcmodelsError):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from .errors import InvalidParameter
+
 __all__ = ["t_interval", "batch_means_ci"]
 
 
@@ -17,9 +19,9 @@ def _series(values, name: str) -> np.ndarray:
     try:
         x = np.asarray(values, float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
+        raise InvalidParameter(f"{name} must be numbers, got {values!r:.80}") from None
     if x.ndim != 1 or not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must be a 1-D series of finite numbers")
+        raise InvalidParameter(f"{name} must be a 1-D series of finite numbers")
     return x
 
 
@@ -27,10 +29,10 @@ def t_interval(values, confidence: float = 0.95) -> tuple[float, float]:
     """Mean and Student-t confidence half-width of independent replications (NaN
     half-width for a single value)."""
     if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+        raise InvalidParameter(f"confidence must lie in (0, 1), got {confidence!r}")
     x = _series(values, "values")
     if x.size == 0:
-        raise ValueError("values must not be empty")
+        raise InvalidParameter("values must not be empty")
     if x.size < 2:
         return float(x.mean()), float("nan")
     half = stats.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)

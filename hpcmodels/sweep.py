@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InvalidParameter
+from .errors import InvalidParameter, InvalidType
 
 __all__ = [
     "sweep",
@@ -171,11 +171,11 @@ def run_point(func: Callable, point: dict) -> dict:
         if isinstance(result, pd.Series):
             result = result.to_dict()
         if not isinstance(result, Mapping):
-            raise TypeError(f"{_qualified_name(func)} returned {type(result).__name__}, "
+            raise InvalidType(f"{_qualified_name(func)} returned {type(result).__name__}, "
                             "not a dict or a Series")  # fmt: skip
         clash = [k for k in result if k in point or k == ERROR]
         if clash:
-            raise ValueError(f"result columns {clash} clash with the grid's or 'error'")
+            raise InvalidParameter(f"result columns {clash} clash with the grid's or 'error'")
         return {**result, ERROR: None}
     except Exception as err:  # every failure is reported, none sinks the sweep
         return {ERROR: f"{type(err).__name__}: {err}\n{traceback.format_exc()}"}

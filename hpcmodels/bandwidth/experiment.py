@@ -35,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameter
 from ..multicluster import Cluster, simulate
 from ..stats import batch_means_ci
 from .network import Network
@@ -68,16 +69,16 @@ class Setup:
         for name in ("clusters", "nodes", "jobs_per_cluster", "min_nodes", "max_nodes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"Setup.{name} must be a whole number >= 1, got {value!r}")
+                raise InvalidParameter(f"Setup.{name} must be a whole number >= 1, got {value!r}")
         for name in ("link_mbps", "mean_interarrival", "mean_runtime"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not np.isfinite(value) or value <= 0:
-                raise ValueError(f"Setup.{name} must be a finite number > 0, got {value!r}")
+                raise InvalidParameter(f"Setup.{name} must be a finite number > 0, got {value!r}")
         if not self.min_nodes <= self.max_nodes <= self.nodes:
-            raise ValueError(f"Setup needs min_nodes <= max_nodes <= nodes, got "
+            raise InvalidParameter(f"Setup needs min_nodes <= max_nodes <= nodes, got "
                              f"{self.min_nodes}, {self.max_nodes}, {self.nodes}")  # fmt: skip
         if not 0 <= self.compute_fraction <= 1:
-            raise ValueError(f"Setup.compute_fraction must be in [0, 1], got "
+            raise InvalidParameter(f"Setup.compute_fraction must be in [0, 1], got "
                              f"{self.compute_fraction!r}")  # fmt: skip
 
     @property
@@ -107,7 +108,7 @@ def workload(setup: Setup, seed: int = 0) -> pd.DataFrame:
     inter-arrival gaps, execution times and node counts. Cached (the frame is shared:
     do not modify it)."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        raise InvalidParameter(f"seed must be a whole number >= 0, got {seed!r}")
     rng = np.random.default_rng(seed)
     n = setup.jobs_per_cluster
     parts = []
@@ -133,7 +134,7 @@ def coallocation_penalty(result_jobs: pd.DataFrame) -> float:
 def _plan(strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float,
           penalty: float | None) -> dict:  # fmt: skip
     if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of {list(STRATEGIES)}")
+        raise InvalidParameter(f"unknown strategy {strategy!r}; choose one of {list(STRATEGIES)}")
     if strategy == "no_share":
         return dict(allocation="local_only")
     if strategy == "migration_only":
@@ -143,9 +144,11 @@ def _plan(strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float,
         return plan
     if strategy == "fixed_penalty":
         if penalty is None:
-            raise ValueError("strategy 'fixed_penalty' needs penalty= (the measured mean penalty)")
+            raise InvalidParameter(
+                "strategy 'fixed_penalty' needs penalty= (the measured mean penalty)"
+            )
         if not np.isfinite(penalty) or penalty < 1:
-            raise ValueError(f"penalty must be a finite number >= 1, got {penalty!r}")
+            raise InvalidParameter(f"penalty must be a finite number >= 1, got {penalty!r}")
         return dict(plan, slowdown=float(penalty))
     if strategy != "first_fit":
         plan["coallocation"] = strategy
@@ -164,7 +167,7 @@ def run_point(strategy: str, setup: Setup = SECTION6, *, bsbw: float = 500.0,
     right after a start; NaN without links), the co-allocation decisions asked of the
     module (``module_calls``) and the wall ``seconds``."""
     if selection not in SELECTION_READINGS:
-        raise ValueError(
+        raise InvalidParameter(
             f"unknown selection {selection!r}; choose one of {list(SELECTION_READINGS)}"
         )
     plan = _plan(strategy, setup, bsbw, lslt, chunk, penalty)

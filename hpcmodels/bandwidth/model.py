@@ -38,6 +38,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..errors import InvalidParameter
+
 __all__ = [
     "ppbw_from_bsbw",
     "link_demand",
@@ -50,18 +52,18 @@ __all__ = [
 
 def _number(name: str, value, *, low: float = 0.0, strict: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise ValueError(f"{name} must be a number, got {value!r}")
+        raise InvalidParameter(f"{name} must be a number, got {value!r}")
     v = float(value)
     if not np.isfinite(v) or v < low or (strict and v == low):
         bound = f"> {low:g}" if strict else f">= {low:g}"
-        raise ValueError(f"{name} must be finite and {bound}, got {value!r}")
+        raise InvalidParameter(f"{name} must be finite and {bound}, got {value!r}")
     return v
 
 
 def _nodes(name: str, value, low: int) -> int:
     v = _number(name, value, low=low)
     if v != int(v):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise InvalidParameter(f"{name} must be a whole number, got {value!r}")
     return int(v)
 
 
@@ -88,7 +90,7 @@ def link_demand(local_nodes: int, total_nodes: int, ppbw: float) -> float:
     n_total = _nodes("total_nodes", total_nodes, 1)
     n = _nodes("local_nodes", local_nodes, 0)
     if n > n_total:
-        raise ValueError(f"local_nodes ({n}) exceeds total_nodes ({n_total})")
+        raise InvalidParameter(f"local_nodes ({n}) exceeds total_nodes ({n_total})")
     p = _number("ppbw", ppbw)
     if n_total == 1:
         return 0.0
@@ -99,11 +101,11 @@ def _matrix(name: str, value, ndim: int) -> np.ndarray:
     try:
         a = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numeric, got {value!r}") from None
+        raise InvalidParameter(f"{name} must be numeric, got {value!r}") from None
     if a.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {a.shape}")
+        raise InvalidParameter(f"{name} must be {ndim}-dimensional, got shape {a.shape}")
     if not np.all(np.isfinite(a)) or np.any(a < 0):
-        raise ValueError(f"{name} must be finite and >= 0")
+        raise InvalidParameter(f"{name} must be finite and >= 0")
     return a
 
 
@@ -113,7 +115,7 @@ def saturation(demand, capacity) -> np.ndarray:
     d = _matrix("demand", demand, 2)
     cap = _matrix("capacity", capacity, 1)
     if d.shape[1] != cap.size:
-        raise ValueError(f"demand has {d.shape[1]} links, capacity {cap.size}")
+        raise InvalidParameter(f"demand has {d.shape[1]} links, capacity {cap.size}")
     total = d.sum(axis=0)
     with np.errstate(divide="ignore"):
         return np.where(total > 0, cap / np.where(total > 0, total, 1.0), np.inf)
@@ -160,7 +162,7 @@ def allot_bandwidth(demand, capacity) -> np.ndarray:
     d = _matrix("demand", demand, 2)
     cap = _matrix("capacity", capacity, 1)
     if d.shape[1] != cap.size:
-        raise ValueError(f"demand has {d.shape[1]} links, capacity {cap.size}")
+        raise InvalidParameter(f"demand has {d.shape[1]} links, capacity {cap.size}")
     out = np.empty_like(d)
     allot_kernel(np.ascontiguousarray(d), cap, out)
     return out
@@ -172,7 +174,7 @@ def slowdown_factors(demand, allotted) -> np.ndarray:
     d = _matrix("demand", demand, 2)
     a = _matrix("allotted", allotted, 2)
     if a.shape != d.shape:
-        raise ValueError(f"allotted has shape {a.shape}, demand {d.shape}")
+        raise InvalidParameter(f"allotted has shape {a.shape}, demand {d.shape}")
     total = d.sum(axis=1)
     return np.where(total > 0, a.sum(axis=1) / np.where(total > 0, total, 1.0), 1.0)
 
@@ -187,8 +189,8 @@ def progress_rate(slowdown: float, compute_fraction: float) -> float:
     (Eq. 5) for a job whose computation fraction is ``K``: ``1 / (K + (1 - K) / sd)``."""
     sd = _number("slowdown", slowdown, strict=True)
     if sd > 1:
-        raise ValueError(f"slowdown must be in (0, 1], got {slowdown!r}")
+        raise InvalidParameter(f"slowdown must be in (0, 1], got {slowdown!r}")
     k = _number("compute_fraction", compute_fraction)
     if k > 1:
-        raise ValueError(f"compute_fraction must be in [0, 1], got {compute_fraction!r}")
+        raise InvalidParameter(f"compute_fraction must be in [0, 1], got {compute_fraction!r}")
     return float(rate_kernel(sd, k))

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InvalidParameter
+
 __all__ = ["Network"]
 
 
@@ -35,12 +37,14 @@ class Network:
         for name in ("bsbw", "lslt", "chunk", "compute_fraction"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float | np.number):
-                raise ValueError(f"Network.{name} must be a number, got {value!r}")
+                raise InvalidParameter(f"Network.{name} must be a number, got {value!r}")
             if not np.isfinite(value) or value < 0:
-                raise ValueError(f"Network.{name} must be finite and >= 0, got {value!r}")
+                raise InvalidParameter(f"Network.{name} must be finite and >= 0, got {value!r}")
         for name in ("chunk", "compute_fraction"):
             if getattr(self, name) > 1:
-                raise ValueError(f"Network.{name} must be in [0, 1], got {getattr(self, name)!r}")
+                raise InvalidParameter(
+                    f"Network.{name} must be in [0, 1], got {getattr(self, name)!r}"
+                )
         links = np.atleast_1d(np.asarray(self.link_mbps, dtype=float))
         if (
             links.ndim != 1
@@ -48,9 +52,11 @@ class Network:
             or not np.all(np.isfinite(links))
             or np.any(links <= 0)
         ):
-            raise ValueError(f"Network.link_mbps must be finite and > 0, got {self.link_mbps!r}")
+            raise InvalidParameter(
+                f"Network.link_mbps must be finite and > 0, got {self.link_mbps!r}"
+            )
         if not isinstance(self.dynamic, bool):
-            raise ValueError(f"Network.dynamic must be True or False, got {self.dynamic!r}")
+            raise InvalidParameter(f"Network.dynamic must be True or False, got {self.dynamic!r}")
 
     def link_capacities(self, clusters: int) -> np.ndarray:
         """Capacity of each of ``clusters`` links (Mbps)."""
@@ -58,7 +64,9 @@ class Network:
         if links.size == 1:
             return np.full(clusters, links[0])
         if links.size != clusters:
-            raise ValueError(f"Network.link_mbps has {links.size} links for {clusters} clusters")
+            raise InvalidParameter(
+                f"Network.link_mbps has {links.size} links for {clusters} clusters"
+            )
         return links.copy()
 
     def parameters(self) -> np.ndarray:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import InvalidParameter
+
 __all__ = ["Residual", "start_residual", "advance_residuals"]
 
 
@@ -40,7 +42,7 @@ class Residual:
 def start_residual(execution_time: float, compute_fraction: float) -> Residual:
     """A job's residual times when it starts: its profile at full speed."""
     if not execution_time >= 0 or not 0 <= compute_fraction <= 1:
-        raise ValueError(
+        raise InvalidParameter(
             f"need execution_time >= 0 and compute_fraction in [0, 1], got "
             f"{execution_time!r}, {compute_fraction!r}"
         )
@@ -52,7 +54,9 @@ def advance_residuals(r: Residual, dt: float, sd: float) -> Residual:
     """Eqs. 6-7: ``dt`` seconds after the last change (``dt`` <= ``r.te``), the slowdown
     factor becomes ``sd`` (in (0, 1])."""
     if not 0 <= dt <= r.te * (1 + 1e-12) or not 0 < sd <= 1:
-        raise ValueError(f"need 0 <= dt <= {r.te!r} and 0 < sd <= 1, got dt={dt!r}, sd={sd!r}")
+        raise InvalidParameter(
+            f"need 0 <= dt <= {r.te!r} and 0 < sd <= 1, got dt={dt!r}, sd={sd!r}"
+        )
     share = dt / r.te if r.te > 0 else 0.0
     tp = r.tp - share * r.tp
     tc = (r.tc - share * r.tc) * r.sd / sd

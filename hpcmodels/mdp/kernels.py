@@ -14,13 +14,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..errors import InvalidParameter
+
 TIE = 1e-9
 
 
 def csr_arrays(matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(indptr, indices, data)`` of a CSR matrix with unsigned 32-bit indices."""
     if matrix.nnz >= 2**32:
-        raise ValueError(f"{matrix.nnz} nonzeros: more than 32-bit indices can address")
+        raise InvalidParameter(f"{matrix.nnz} nonzeros: more than 32-bit indices can address")
     return matrix.indptr.astype(np.uint32), matrix.indices.astype(np.uint32), matrix.data
 
 

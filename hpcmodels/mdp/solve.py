@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, check_int, check_real
+from ..errors import InvalidParameter, InvalidType, check_int, check_real
 from .evaluation import TwoLevel
 from .kernels import bellman_step, csr_arrays
 from .model import CoallocationMDP
@@ -100,7 +100,7 @@ class _Bellman:
 
     def __init__(self, mdp: CoallocationMDP, tol: float, max_iter: int) -> None:
         if not isinstance(mdp, CoallocationMDP):
-            raise TypeError(f"mdp must be a CoallocationMDP, got {type(mdp).__name__}")
+            raise InvalidType(f"mdp must be a CoallocationMDP, got {type(mdp).__name__}")
         self.mdp, self.tol = mdp, check_real("tol", tol, above=0.0)
         self.max_iter = check_int("max_iter", max_iter, minimum=1)
         self.p0, self.p1 = (csr_arrays(m) for m in mdp.transition_matrices())

@@ -66,6 +66,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from ..errors import InvalidParameter
 from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, WORST_FIT, pick
 from .metrics import BOUNDED_SLOWDOWN_TAU
 from .rates import TIME_RTOL, predicted_end, tolerance
@@ -112,11 +113,13 @@ class TLAOptions:
             if value is None and name == "depth":
                 continue
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"TLA {name} must be a whole number >= 1, got {value!r}")
+                raise InvalidParameter(f"TLA {name} must be a whole number >= 1, got {value!r}")
         if self.policy not in SIM_POLICIES:
-            raise ValueError(f"TLA policy {self.policy!r}: choose one of {list(SIM_POLICIES)}")
+            raise InvalidParameter(
+                f"TLA policy {self.policy!r}: choose one of {list(SIM_POLICIES)}"
+            )
         if self.metric not in METRICS:
-            raise ValueError(f"TLA metric {self.metric!r}: choose one of {list(METRICS)}")
+            raise InvalidParameter(f"TLA metric {self.metric!r}: choose one of {list(METRICS)}")
 
     def codes(self) -> tuple[int, int, int, int]:
         """(depth, 0 for all; allocation depth; policy's allocation code; metric code)."""
@@ -865,10 +868,10 @@ def _number(value, what: str, *, whole: bool = False, low: float = 0.0) -> float
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{what} must be a number, got {value!r}") from None
+        raise InvalidParameter(f"{what} must be a number, got {value!r}") from None
     if not np.isfinite(x) or x < low or (whole and x != int(x)):
         kind = "whole number" if whole else "finite number"
-        raise ValueError(f"{what} must be a {kind} >= {low:g}, got {value!r}")
+        raise InvalidParameter(f"{what} must be a {kind} >= {low:g}, got {value!r}")
     return x
 
 
@@ -890,7 +893,7 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
     free = cap.astype(np.int64).copy()
     running, waiting = list(running), list(waiting)
     if not waiting:
-        raise ValueError("waiting is empty: there is no job to place")
+        raise InvalidParameter("waiting is empty: there is no job to place")
     n_rel, n_wait = len(running), len(waiting) if depth is None else min(depth, len(waiting))
     rel_time = np.empty(n_rel)
     rel_procs = np.empty(n_rel, np.int64)
@@ -899,15 +902,17 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
         c = job.cluster
         if isinstance(c, str):
             if c not in names:
-                raise ValueError(f"running[{k}].cluster {c!r} is not one of {names}")
+                raise InvalidParameter(f"running[{k}].cluster {c!r} is not one of {names}")
             c = names.index(c)
         elif isinstance(c, bool) or not isinstance(c, int | np.integer) or not 0 <= c < cap.size:
-            raise ValueError(f"running[{k}].cluster {c!r}: give a name or index 0..{cap.size - 1}")
+            raise InvalidParameter(
+                f"running[{k}].cluster {c!r}: give a name or index 0..{cap.size - 1}"
+            )
         p = int(_number(job.procs, f"running[{k}].procs", whole=True, low=1))
         end = _number(job.end, f"running[{k}].end", low=-np.inf)
         free[c] -= p
         if free[c] < 0:
-            raise ValueError(
+            raise InvalidParameter(
                 f"running jobs hold more than cluster {names[c]!r}'s {cap[c]} processors"
             )
         rel_time[k], rel_procs[k], rel_clus[k] = max(end, now), p, c
@@ -918,7 +923,9 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
         wsubmit[k] = _number(job.submit, f"waiting[{k}].submit", low=-np.inf)
         west[k] = _number(job.estimate, f"waiting[{k}].estimate")
         if wprocs[k] > cap.max():
-            raise ValueError(f"waiting[{k}] needs {wprocs[k]} processors, more than any cluster")
+            raise InvalidParameter(
+                f"waiting[{k}] needs {wprocs[k]} processors, more than any cluster"
+            )
     _, _, policy_code, metric_code = options.codes()
     rng = np.zeros(1, np.uint64)
     heap0 = release_heap(rel_time, rel_clus, rel_procs, n_rel + n_wait)

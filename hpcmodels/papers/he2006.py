@@ -179,7 +179,7 @@ def fractions(strategy: str, system: MultiCluster, lam: float, slack=FIG3_SLACK)
         return omr_allocation(system.nodes, system.rates, lam, slack)
     if strategy == "W":
         return weighted_allocation(system.nodes, system.rates)
-    raise ValueError(f"unknown strategy {strategy!r}; choose one of {STRATEGIES}")
+    raise InvalidParameter(f"unknown strategy {strategy!r}; choose one of {STRATEGIES}")
 
 
 def improvement(better: float, worse: float) -> float:
@@ -219,7 +219,7 @@ def printed_miss_rate(m: int, u: float, x, slack: UniformSlack, shift: int = 1):
     ``P_mi`` (:func:`printed_wait_probability`) times
     ``[e^-(m u - x) s_l - e^-(m u - x) s_u] / ((m u - x)(s_u - s_l))``."""
     if not isinstance(slack, UniformSlack) or slack.hi <= slack.lo:
-        raise ValueError(f"Eq. 16 needs uniform slack with s_u > s_l, got {slack!r}")
+        raise InvalidParameter(f"Eq. 16 needs uniform slack with s_u > s_l, got {slack!r}")
     delta = m * u - x
     z = delta * (slack.hi - slack.lo)  # the bracket is e^-(delta s_l) (1 - e^-z) / z
     phi = 1 - z / 2 + z * z / 6 - z**3 / 24 if abs(z) < 1e-4 else -np.expm1(-z) / z
@@ -512,7 +512,7 @@ def algorithm_cases(configurations: Iterable[Case], algorithms: Iterable[str]) -
     algorithms = list(algorithms)
     for name in algorithms:
         if name not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {name!r}; choose from {list(ALGORITHMS)}")
+            raise InvalidParameter(f"unknown algorithm {name!r}; choose from {list(ALGORITHMS)}")
     return [(labels, {**kwargs, "algorithm": name})
             for labels, kwargs in configurations for name in algorithms]  # fmt: skip
 
@@ -536,7 +536,7 @@ def summarise_seeds(runs: pd.DataFrame, cases: Sequence[Case], seeds: int) -> pd
     ``analytic_miss`` (:func:`simulate_point`).
     """
     if len(runs) != len(cases) * seeds:
-        raise ValueError(f"{len(runs)} runs for {len(cases)} cases of {seeds} seeds each")
+        raise InvalidParameter(f"{len(runs)} runs for {len(cases)} cases of {seeds} seeds each")
     rows = []
     for k, (labels, kwargs) in enumerate(cases):
         block = runs.iloc[k * seeds : (k + 1) * seeds]
@@ -781,7 +781,9 @@ def deterioration(
     by the accurate allocation") or ``"approximate"`` (the other reading). ``inf`` when
     the kept fractions saturate a cluster."""
     if relative_to not in ("accurate", "approximate"):
-        raise ValueError(f"relative_to must be 'accurate' or 'approximate', got {relative_to!r}")
+        raise InvalidParameter(
+            f"relative_to must be 'accurate' or 'approximate', got {relative_to!r}"
+        )
     lam0, lam = system.arrival_rate(initial), system.arrival_rate(workload)
     kept = fractions(objective, system, lam0, slack)
     fresh = fractions(objective, system, lam, slack)

@@ -55,6 +55,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameter
 from ..multicluster import Cluster, simulate
 from ..stats import t_interval
 from ..sweep import raise_failures, sweep
@@ -359,7 +360,7 @@ def allocation_runs(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
     ``cache`` and ``progress`` as :func:`policies_by_load`."""
     seeds = [int(s) for s in seeds]
     if not seeds or min(seeds) < 0:
-        raise ValueError(f"random fit needs at least one seed, all >= 0; got {seeds}")
+        raise InvalidParameter(f"random fit needs at least one seed, all >= 0; got {seeds}")
     labels, grid = [], []
 
     def run(s: float, name: str, seed: float = math.nan, **policies) -> None:

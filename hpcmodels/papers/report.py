@@ -35,6 +35,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..errors import InvalidParameter
+
 __all__ = [
     "VERDICTS",
     "TOLERANCES",
@@ -139,7 +141,7 @@ def alike(values, cis=None) -> bool:
     intervals overlap."""
     x = [float(v) for v in values]
     if not x or not all(math.isfinite(v) for v in x):
-        raise ValueError(f"alike needs finite values, got {values!r}")
+        raise InvalidParameter(f"alike needs finite values, got {values!r}")
     lo, hi = min(x), max(x)
     if hi - lo <= ALIKE * abs(lo):
         return True
@@ -180,7 +182,7 @@ def compare_value(
     whatever the verdict (run length, reading); ``cause`` only when the row differs: a
     measured statement of why."""
     if kind not in TOLERANCES:
-        raise ValueError(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
+        raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
     printed = paper if isinstance(paper, str) else repr(paper)
     p = float(printed)
     diff = ours - p
@@ -254,7 +256,7 @@ class Collector:
             new = list(rows)
         for row in new:
             if row["verdict"] not in VERDICTS:
-                raise ValueError(f"unknown verdict {row['verdict']!r} in {row}")
+                raise InvalidParameter(f"unknown verdict {row['verdict']!r} in {row}")
         self.rows.extend(new)
         return pd.DataFrame(new, columns=COLUMNS)
 

@@ -113,7 +113,7 @@ def workload_jobs(wid: str, *, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFr
 
         params = fit_jann97(load_archive_log(CTC_LOG))
         return jann97(n_jobs, 322, seed, params=params)
-    raise ValueError(f"unknown workload {wid!r}; Table 3 has {[w.wid for w in TABLE3]}")
+    raise InvalidParameter(f"unknown workload {wid!r}; Table 3 has {[w.wid for w in TABLE3]}")
 
 
 def _other_log(w: Workload, jobs: pd.DataFrame) -> str:
@@ -292,7 +292,7 @@ def snapshot_rows() -> list[dict]:
 def _load(name: str) -> float:
     """The system loading of a Section 4 load level, by name."""
     if name not in LOADS:
-        raise ValueError(f"unknown load {name!r}; choose one of {list(LOADS)}")
+        raise InvalidParameter(f"unknown load {name!r}; choose one of {list(LOADS)}")
     return LOADS[name]
 
 
@@ -301,7 +301,7 @@ def _spec(wid: str) -> Workload:
     for w in TABLE3:
         if w.wid == wid:
             return w
-    raise ValueError(f"unknown workload {wid!r}; Table 3 has {[w.wid for w in TABLE3]}")
+    raise InvalidParameter(f"unknown workload {wid!r}; Table 3 has {[w.wid for w in TABLE3]}")
 
 
 def scaled_jobs(wid: str, load: float, *, n_jobs: int | None = None, seed: int = 0):
@@ -1060,7 +1060,8 @@ def section5_means(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return out
 
 
-def _run_note(study: str) -> str:
+def section5_label(study: str) -> str:
+    """The run of one Section 5 study at paper scale, in words."""
     wid, load = SECTION5_RUNS[study]
     size = "whole trace" if _trace(wid) else f"{ENSEMBLE_JOBS[wid[0]]:,} jobs"
     return f"{wid}, {load} load, {size}, SH = 0"
@@ -1085,21 +1086,21 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
         rows.append(compare_claim(
             "Fig. 8", "BF, FF, AI2 against the inaccuracy", "constant (they do not read estimates)",
             largest <= 1e-9 * float(att[["BF", "FF", "AI2"]].abs().to_numpy().max()),
-            f"{_run_note('fig8')}, {n} replicates: largest change of their ATT over the "
+            f"{section5_label('fig8')}, {n} replicates: largest change of their ATT over the "
             f"{att.index.get_level_values('factor').nunique()} factors {largest:.3g} s",
         ))  # fmt: skip
         tla = att["TLA"].unstack("factor")
         lo, hi = tla.columns.min(), tla.columns.max()
         row = paired_claim("Fig. 8", "TLA against the inaccuracy", tla[lo], tla[hi],
                            a_name=f"factor {lo:g}", b_name=f"factor {hi:g}",
-                           note=f"{_run_note('fig8')}; TLA's ATT, estimates drawn per replicate")  # fmt: skip
+                           note=f"{section5_label('fig8')}; TLA's ATT, estimates drawn per replicate")  # fmt: skip
         rows.append(dict(row, paper="deteriorates as the factor grows"))
     fig10 = section5_runs(store, "fig10")
     if not fig10.empty:
         tla = _att(fig10, ["depth"])["TLA"].unstack("depth")
         row = paired_claim("Fig. 10", "ATT against simulation depth", tla[ALL_WAITING], tla[1],
                            a_name="depth all", b_name="depth 1",
-                           note=f"{_run_note('fig10')}; TLA's ATT")  # fmt: skip
+                           note=f"{section5_label('fig10')}; TLA's ATT")  # fmt: skip
         rows.append(dict(row, paper="the higher the depth the better"))
     fig12 = section5_runs(store, "fig12")
     if not fig12.empty:
@@ -1108,7 +1109,7 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
         others = deep.drop(columns="random_fit")
         row = paired_claim("Fig. 12", "worst policy inside the simulation", others.max(axis=1),
                            deep["random_fit"], a_name="the worst other policy",
-                           b_name="random fit", note=f"{_run_note('fig12')}; depth all")  # fmt: skip
+                           b_name="random fit", note=f"{section5_label('fig12')}; depth all")  # fmt: skip
         rows.append(dict(row, paper="random fit"))
         grid = att.unstack("policy")  # rows (depth, replicate), columns policies
 
@@ -1122,7 +1123,7 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
         row = paired_claim("Fig. 12", "depth matters more than policy", effect("depth"),
                            effect("policy"), a_name="range over depths",
                            b_name="range over policies", higher_is_better=True,
-                           note=f"{_run_note('fig12')}; mean ATT ranges per replicate")  # fmt: skip
+                           note=f"{section5_label('fig12')}; mean ATT ranges per replicate")  # fmt: skip
         rows.append(dict(row, paper="the effect of depth exceeds that of the policy"))
     fig13 = section5_runs(store, "fig13")
     if not fig13.empty:
@@ -1130,6 +1131,6 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
         lo, hi = tla.columns.min(), tla.columns.max()
         row = paired_claim("Fig. 13", "ATT against allocation depth", tla[lo], tla[hi],
                            a_name=f"allocation depth {lo}", b_name=f"allocation depth {hi}",
-                           note=f"{_run_note('fig13')}; TLA's ATT")  # fmt: skip
+                           note=f"{section5_label('fig13')}; TLA's ATT")  # fmt: skip
         rows.append(dict(row, paper="the larger the allocation depth the worse"))
     return rows

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..errors import InvalidParameter
 from .mmm import _erlang_c_and_slope
 from .slack import Slack, _laplace, as_slack
 
@@ -70,25 +71,25 @@ def validate_system(nodes, rates, arrival_rate: float | None = None):
     m_raw = np.atleast_1d(np.asarray(nodes))
     u = np.atleast_1d(np.asarray(rates, dtype=float))
     if m_raw.ndim != 1 or m_raw.size == 0:
-        raise ValueError("nodes must be a non-empty 1-D sequence of cluster sizes")
+        raise InvalidParameter("nodes must be a non-empty 1-D sequence of cluster sizes")
     if u.shape != m_raw.shape:
-        raise ValueError(f"nodes has {m_raw.size} clusters but rates has {u.size}")
+        raise InvalidParameter(f"nodes has {m_raw.size} clusters but rates has {u.size}")
     if not np.all(np.isfinite(m_raw.astype(float))) or np.any(m_raw != np.round(m_raw)):
-        raise ValueError(f"nodes must be whole numbers, got {m_raw.tolist()}")
+        raise InvalidParameter(f"nodes must be whole numbers, got {m_raw.tolist()}")
     m = m_raw.astype(np.int64)
     if np.any(m < 1):
         i = int(np.argmin(m))
-        raise ValueError(f"nodes must be >= 1, cluster {i} has nodes={m[i]}")
+        raise InvalidParameter(f"nodes must be >= 1, cluster {i} has nodes={m[i]}")
     if not np.all(np.isfinite(u)) or np.any(u <= 0):
         i = int(np.argmin(np.where(np.isfinite(u), u, -np.inf)))
-        raise ValueError(f"rates must be finite and > 0, cluster {i} has rate={u[i]}")
+        raise InvalidParameter(f"rates must be finite and > 0, cluster {i} has rate={u[i]}")
     if arrival_rate is not None:
         lam = float(arrival_rate)
         capacity = float(np.sum(m * u))
         if not np.isfinite(lam) or lam <= 0:
-            raise ValueError(f"arrival_rate must be finite and > 0, got {arrival_rate!r}")
+            raise InvalidParameter(f"arrival_rate must be finite and > 0, got {arrival_rate!r}")
         if lam >= capacity:
-            raise ValueError(
+            raise InvalidParameter(
                 f"unstable system: arrival_rate {lam:g} >= saturation rate "
                 f"sum(m_i u_i) = {capacity:g} (workload {lam / capacity:g} >= 1)"
             )
@@ -104,15 +105,15 @@ def saturation_rate(nodes, rates) -> float:
 def _validate_fractions(fractions, m, u, lam) -> np.ndarray:
     a = np.asarray(fractions, dtype=float)
     if a.shape != m.shape:
-        raise ValueError(f"fractions has {a.size} entries for {m.size} clusters")
+        raise InvalidParameter(f"fractions has {a.size} entries for {m.size} clusters")
     if not np.all(np.isfinite(a)) or np.any(a < 0):
-        raise ValueError(f"fractions must be finite and >= 0, got {a.tolist()}")
+        raise InvalidParameter(f"fractions must be finite and >= 0, got {a.tolist()}")
     if abs(a.sum() - 1.0) > 1e-6:
-        raise ValueError(f"fractions must sum to 1, they sum to {a.sum():.9g}")
+        raise InvalidParameter(f"fractions must sum to 1, they sum to {a.sum():.9g}")
     over = a * lam >= m * u
     if np.any(over):
         i = int(np.argmax(over))
-        raise ValueError(
+        raise InvalidParameter(
             f"fraction {a[i]:g} saturates cluster {i}: {a[i] * lam:g} jobs/s >= "
             f"capacity m u = {m[i] * u[i]:g}"
         )
@@ -316,7 +317,7 @@ def _allocate(objective, m, u, lam, packed, method) -> np.ndarray:
         return x / lam
     if method == "algorithm1":
         return algorithm1(objective, m, u, lam, packed).fractions
-    raise ValueError(f"unknown method {method!r}; use 'exact' or 'algorithm1'")
+    raise InvalidParameter(f"unknown method {method!r}; use 'exact' or 'algorithm1'")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..errors import InvalidParameter
+
 __all__ = ["FILTERS", "positive_runtime_and_procs", "completed_only", "apply_filter", "processors"]
 
 
@@ -57,5 +59,5 @@ FILTERS = {
 def apply_filter(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Apply a filter by name (``"shih2013"``, ``"huang2006"`` or the function names)."""
     if name not in FILTERS:
-        raise ValueError(f"unknown filter {name!r}; choose one of {sorted(FILTERS)}")
+        raise InvalidParameter(f"unknown filter {name!r}; choose one of {sorted(FILTERS)}")
     return FILTERS[name](frame)

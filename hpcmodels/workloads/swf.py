@@ -258,7 +258,7 @@ def read_swf(path: str | Path, *, on_error: str = "raise") -> pd.DataFrame:
     gzip) raises :class:`SWFFileError` whatever ``on_error`` says.
     """
     if on_error not in ("raise", "skip"):
-        raise ValueError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
+        raise InvalidParameter(f"on_error must be 'raise' or 'skip', got {on_error!r}")
     path = Path(path)
     data = _read_bytes(path)
     values, skipped = _fast_parse(data), []
@@ -283,11 +283,11 @@ def swf_frame(n: int | None = None, **columns) -> pd.DataFrame:
     lengths = {len(np.atleast_1d(v)) for v in columns.values()}
     if n is None:
         if len(lengths) != 1:
-            raise ValueError("give n, or columns of one common length")
+            raise InvalidParameter("give n, or columns of one common length")
         n = lengths.pop()
     unknown = set(columns) - set(SWF_COLUMNS)
     if unknown:
-        raise ValueError(f"not SWF columns: {sorted(unknown)}")
+        raise InvalidParameter(f"not SWF columns: {sorted(unknown)}")
     frame = pd.DataFrame({c: np.full(n, np.nan) for c in SWF_COLUMNS})
     frame["job"] = np.arange(1, n + 1, dtype=np.int64)
     for name, value in columns.items():

@@ -59,11 +59,11 @@ def merge_logs(frames: Sequence[pd.DataFrame], *, align: bool = True) -> pd.Data
     ``site`` column (0, 1, ...) records the source, and jobs are renumbered 1..N.
     """
     if not frames:
-        raise ValueError("merge_logs needs at least one log")
+        raise InvalidParameter("merge_logs needs at least one log")
     starts = [f.attrs.get("UnixStartTime") for f in frames]
     if align and any(s is None for s in starts):
         missing = [i for i, s in enumerate(starts) if s is None]
-        raise ValueError(f"logs {missing} have no UnixStartTime header; pass align=False")
+        raise InvalidParameter(f"logs {missing} have no UnixStartTime header; pass align=False")
     origin = min(starts) if align else 0
     parts = []
     for site, (frame, start) in enumerate(zip(frames, starts, strict=True)):
@@ -120,7 +120,7 @@ def queue_to_site(frame: pd.DataFrame, mapping: Mapping[int, int]) -> pd.DataFra
     site = frame["queue"].map(mapping)
     if site.isna().any():
         counts = frame.loc[site.isna(), "queue"].value_counts(dropna=False).to_dict()
-        raise ValueError(f"queues without a site (queue: jobs): {counts}")
+        raise InvalidParameter(f"queues without a site (queue: jobs): {counts}")
     out = frame.copy()
     out["site"] = site.astype(np.int64)
     return out
@@ -130,7 +130,7 @@ def scale_runtimes(frame: pd.DataFrame, factor: float) -> pd.DataFrame:
     """Multiply runtimes (and requested times and estimates, if present) by ``factor``:
     Huang 2006's load factor, or the SL scaling of Shih 2013."""
     if not np.isfinite(factor) or factor <= 0:
-        raise ValueError(f"runtime factor must be > 0, got {factor!r}")
+        raise InvalidParameter(f"runtime factor must be > 0, got {factor!r}")
     out = frame.copy()
     for column in ("runtime", "req_time", "estimate"):
         if column in out:
@@ -247,7 +247,7 @@ def estimate_inaccuracy(
     over-estimate ``runtime x U(1, f)``, else an under-estimate ``runtime x U(1/f, 1)``.
     The result is the ``estimate`` column; ``factor = 1`` gives exact estimates."""
     if not np.isfinite(factor) or factor < 1:
-        raise ValueError(f"inaccuracy factor must be >= 1, got {factor!r}")
+        raise InvalidParameter(f"inaccuracy factor must be >= 1, got {factor!r}")
     rng = _rng(seed)
     n = len(frame)
     over = rng.random(n) < 0.5

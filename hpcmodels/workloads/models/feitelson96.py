@@ -82,6 +82,8 @@ import pandas as pd
 
 from hpcmodels.workloads.swf import swf_frame
 
+from ...errors import InvalidParameter
+
 __all__ = [
     "Feitelson96Params",
     "RECONSTRUCTION_NOTE",
@@ -103,7 +105,7 @@ _UNIFORMS_PER_JOB = 5  # gap, size, branch, runtime, run length (spec §6 step 2
 
 def _check_positive_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        raise InvalidParameter(f"{name} must be an integer >= 1, got {value!r}")
     return int(value)
 
 
@@ -113,7 +115,9 @@ def _check_real(name: str, value: object, *, low: float, high: float, open_low: 
         ok = (value > low if open_low else value >= low) and value <= high
     if not ok:
         bracket = "(" if open_low else "["
-        raise ValueError(f"{name} must be a real number in {bracket}{low}, {high}], got {value!r}")
+        raise InvalidParameter(
+            f"{name} must be a real number in {bracket}{low}, {high}], got {value!r}"
+        )
     return float(value)
 
 
@@ -282,11 +286,13 @@ def _generate(n_jobs: int, machine_size: int, rng: np.random.Generator, params, 
 def _resolve_params(params: Feitelson96Params | None, overrides: dict) -> Feitelson96Params:
     base = Feitelson96Params() if params is None else params
     if not isinstance(base, Feitelson96Params):
-        raise ValueError(f"params must be a Feitelson96Params, got {type(base).__name__}")
+        raise InvalidParameter(f"params must be a Feitelson96Params, got {type(base).__name__}")
     known = {f.name for f in fields(Feitelson96Params)}
     unknown = sorted(set(overrides) - known)
     if unknown:
-        raise ValueError(f"unknown feitelson96 parameter(s) {unknown}; known: {sorted(known)}")
+        raise InvalidParameter(
+            f"unknown feitelson96 parameter(s) {unknown}; known: {sorted(known)}"
+        )
     return replace(base, **overrides)
 
 
@@ -394,6 +400,6 @@ def offered_load(frame: pd.DataFrame, machine_size: int) -> float:
     machine_size = _check_positive_int("machine_size", machine_size)
     span = float(frame["submit"].max())
     if not span > 0:
-        raise ValueError(f"the last submit time must be > 0 to measure a load, got {span}")
+        raise InvalidParameter(f"the last submit time must be > 0 to measure a load, got {span}")
     work = float(np.nansum(frame["procs"].to_numpy() * frame["runtime"].to_numpy()))
     return work / (machine_size * span)

@@ -75,7 +75,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from hpcmodels.errors import HpcmodelsError
+from hpcmodels.errors import HpcmodelsError, InvalidParameter
 from hpcmodels.workloads.swf import swf_frame
 
 __all__ = [
@@ -124,9 +124,11 @@ def raw_moments(samples: Sequence[float] | np.ndarray) -> RawMoments:
     """Sample raw moments (means of x, x², x³) of non-negative finite samples."""
     x = np.asarray(samples, dtype=float)
     if x.ndim != 1 or x.size < 2:
-        raise ValueError(f"samples must be a 1-D sequence of at least 2 values, got {x.shape}")
+        raise InvalidParameter(
+            f"samples must be a 1-D sequence of at least 2 values, got {x.shape}"
+        )
     if not np.all(np.isfinite(x)) or np.any(x < 0):
-        raise ValueError("samples must be finite and >= 0")
+        raise InvalidParameter("samples must be finite and >= 0")
     return RawMoments(float(np.mean(x)), float(np.mean(x * x)), float(np.mean(x**3)))
 
 
@@ -150,13 +152,13 @@ class HyperErlang:
 
     def __post_init__(self) -> None:
         if isinstance(self.p, bool) or not isinstance(self.p, Real) or not 0 <= self.p <= 1:
-            raise ValueError(f"p must be a probability in [0, 1], got {self.p!r}")
+            raise InvalidParameter(f"p must be a probability in [0, 1], got {self.p!r}")
         for name in ("rate1", "rate2"):
             value = getattr(self, name)
             if not isinstance(value, Real) or not (math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be a finite rate > 0, got {value!r}")
+                raise InvalidParameter(f"{name} must be a finite rate > 0, got {value!r}")
         if isinstance(self.order, bool) or not isinstance(self.order, Integral) or self.order < 1:
-            raise ValueError(f"order must be an integer >= 1, got {self.order!r}")
+            raise InvalidParameter(f"order must be an integer >= 1, got {self.order!r}")
         object.__setattr__(self, "p", float(self.p))
         object.__setattr__(self, "rate1", float(self.rate1))
         object.__setattr__(self, "rate2", float(self.rate2))
@@ -207,19 +209,19 @@ class HyperErlang:
 # --------------------------------------------------------------------------------------
 def _check_moments(moments: Sequence[float]) -> RawMoments:
     if len(moments) != 3:
-        raise ValueError(f"moments must be (m1, m2, m3), got {len(moments)} values")
+        raise InvalidParameter(f"moments must be (m1, m2, m3), got {len(moments)} values")
     m1, m2, m3 = (float(m) for m in moments)
     if not all(math.isfinite(m) for m in (m1, m2, m3)):
-        raise ValueError(f"moments must be finite, got {(m1, m2, m3)}")
+        raise InvalidParameter(f"moments must be finite, got {(m1, m2, m3)}")
     if m1 <= 0:
-        raise ValueError(f"the mean m1 must be > 0, got m1 = {m1}")
+        raise InvalidParameter(f"the mean m1 must be > 0, got m1 = {m1}")
     if m2 <= m1 * m1:
-        raise ValueError(
+        raise InvalidParameter(
             f"impossible moments: variance m2 - m1² = {m2 - m1 * m1:.6g} <= 0 "
             f"(m1 = {m1}, m2 = {m2}); a hyper-Erlang needs a positive variance"
         )
     if m3 <= 0:
-        raise ValueError(f"the third moment m3 must be > 0, got m3 = {m3}")
+        raise InvalidParameter(f"the third moment m3 must be > 0, got m3 = {m3}")
     return RawMoments(m1, m2, m3)
 
 
@@ -268,13 +270,15 @@ def _fit(
     m = _check_moments(data) if isinstance(data, tuple) else _check_moments(raw_moments(data))
     if order is not None:
         if isinstance(order, bool) or not isinstance(order, Integral) or order < 1:
-            raise ValueError(f"order must be an integer >= 1 or None, got {order!r}")
+            raise InvalidParameter(f"order must be an integer >= 1 or None, got {order!r}")
         fit, reason = _two_point(m, int(order))
         if fit is None:
-            raise ValueError(f"no hyper-Erlang of order {order} matches the moments {m}: {reason}")
+            raise InvalidParameter(
+                f"no hyper-Erlang of order {order} matches the moments {m}: {reason}"
+            )
         return fit, "three moments", m
     if isinstance(max_order, bool) or not isinstance(max_order, Integral) or max_order < 1:
-        raise ValueError(f"max_order must be an integer >= 1, got {max_order!r}")
+        raise InvalidParameter(f"max_order must be an integer >= 1, got {max_order!r}")
     reasons = []
     for n in range(1, int(max_order) + 1):
         fit, reason = _two_point(m, n)
@@ -283,7 +287,7 @@ def _fit(
         reasons.append(reason)
     if fallback:
         return _erlang_fallback(m), "Erlang fallback (two moments, spec §5 step 5)", m
-    raise ValueError(
+    raise InvalidParameter(
         f"no hyper-Erlang of order 1 ... {max_order} matches the three moments {m} "
         f"(order 1: {reasons[0]}; order {max_order}: {reasons[-1]}); "
         "pass fallback=True for the two-moment Erlang of spec §5 step 5"
@@ -337,11 +341,11 @@ _MISSING_MESSAGE = (
 def _as_ranges(ranges) -> tuple[tuple[int, int], ...]:
     out = tuple((int(lo), int(hi)) for lo, hi in ranges)
     if not out:
-        raise ValueError("ranges must not be empty")
+        raise InvalidParameter("ranges must not be empty")
     previous = 0
     for lo, hi in out:
         if not previous < lo <= hi:
-            raise ValueError(
+            raise InvalidParameter(
                 f"ranges must be increasing, disjoint, 1-based (lo <= hi), got {(lo, hi)}"
             )
         previous = hi
@@ -375,19 +379,21 @@ class Jann97Params:
         for name in ("interarrival", "runtime"):
             values = getattr(self, name)
             if len(values) != len(ranges):
-                raise ValueError(f"{name} has {len(values)} entries for {len(ranges)} ranges")
+                raise InvalidParameter(f"{name} has {len(values)} entries for {len(ranges)} ranges")
             if any(v is not None and not isinstance(v, HyperErlang) for v in values):
-                raise ValueError(f"{name} entries must be HyperErlang or None")
+                raise InvalidParameter(f"{name} entries must be HyperErlang or None")
         for r, (a, b) in enumerate(zip(self.interarrival, self.runtime, strict=True)):
             if (a is None) != (b is None):
-                raise ValueError(f"range {ranges[r]}: give both distributions or neither")
+                raise InvalidParameter(f"range {ranges[r]}: give both distributions or neither")
         if all(a is None for a in self.interarrival):
-            raise ValueError("at least one range needs inter-arrival and runtime parameters")
+            raise InvalidParameter("at least one range needs inter-arrival and runtime parameters")
         if self.counts and len(self.counts) != len(ranges):
-            raise ValueError(f"counts has {len(self.counts)} entries for {len(ranges)} ranges")
+            raise InvalidParameter(
+                f"counts has {len(self.counts)} entries for {len(ranges)} ranges"
+            )
         size = self.machine_size
         if isinstance(size, bool) or not isinstance(size, Integral) or size < 1:
-            raise ValueError(f"machine_size must be an integer >= 1, got {size!r}")
+            raise InvalidParameter(f"machine_size must be an integer >= 1, got {size!r}")
 
     @property
     def arrival_rates(self) -> tuple[float, ...]:
@@ -444,7 +450,7 @@ def _period_mask(log: pd.DataFrame, period: tuple[str, str]) -> tuple[np.ndarray
     """Jobs submitted on the days ``period[0]`` ... ``period[1]`` (log's local time)."""
     start_time = log.attrs.get("UnixStartTime")
     if not isinstance(start_time, int | float):
-        raise ValueError(
+        raise InvalidParameter(
             "the log has no UnixStartTime header, so the period "
             f"{period} cannot be applied; pass period=None to use the whole log"
         )
@@ -461,7 +467,7 @@ def _select_jobs(log: pd.DataFrame, max_procs: int, period) -> tuple[pd.DataFram
     """Spec §5 step 1: the period, runtime > 0, 1 <= processors <= max_procs."""
     missing = [c for c in ("submit", "runtime", "procs") if c not in log]
     if missing:
-        raise ValueError(f"the log lacks SWF columns {missing}")
+        raise InvalidParameter(f"the log lacks SWF columns {missing}")
     notes = []
     keep = np.ones(len(log), dtype=bool)
     if period is not None:
@@ -476,7 +482,9 @@ def _select_jobs(log: pd.DataFrame, max_procs: int, period) -> tuple[pd.DataFram
     )
     if selected.empty:
         where = f" in the period {period} (pass period=None for the whole log)" if period else ""
-        raise ValueError(f"no usable jobs{where}: need runtime > 0 and 1 <= procs <= {max_procs}")
+        raise InvalidParameter(
+            f"no usable jobs{where}: need runtime > 0 and 1 <= procs <= {max_procs}"
+        )
     if period is not None and tuple(period) == CTC_PERIOD:
         diff = len(selected) - PAPER_JOB_COUNT
         notes.append(f"the paper reports {PAPER_JOB_COUNT} jobs; difference {diff:+d}")
@@ -529,9 +537,9 @@ def fit_jann97(
     """
     ranges = _as_ranges(ranges)
     if isinstance(min_jobs, bool) or not isinstance(min_jobs, Integral) or min_jobs < 3:
-        raise ValueError(f"min_jobs must be an integer >= 3, got {min_jobs!r}")
+        raise InvalidParameter(f"min_jobs must be an integer >= 3, got {min_jobs!r}")
     if isinstance(max_procs, bool) or not isinstance(max_procs, Integral) or max_procs < 1:
-        raise ValueError(f"max_procs must be an integer >= 1, got {max_procs!r}")
+        raise InvalidParameter(f"max_procs must be an integer >= 1, got {max_procs!r}")
     jobs, notes = _select_jobs(log, int(max_procs), period)
     procs = jobs["procs"].to_numpy()
     inter, run, counts = [], [], []
@@ -608,7 +616,7 @@ def _streams(params: Jann97Params, machine_size: int, seed) -> tuple[list[_Strea
             hi = machine_size
         streams.append(_Stream(r, lo, hi, gaps, runtime, children[r]))
     if not streams:
-        raise ValueError(f"no range of the parameters fits machine_size={machine_size}")
+        raise InvalidParameter(f"no range of the parameters fits machine_size={machine_size}")
     return streams, notes
 
 
@@ -660,15 +668,15 @@ def jann97(
     provenance of the parameters).
     """
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
+        raise InvalidParameter(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     if isinstance(machine_size, bool) or not isinstance(machine_size, Integral) or machine_size < 1:
-        raise ValueError(f"machine_size must be an integer >= 1, got {machine_size!r}")
+        raise InvalidParameter(f"machine_size must be an integer >= 1, got {machine_size!r}")
     if within_range not in ("uniform", "upper"):
-        raise ValueError(f"within_range must be 'uniform' or 'upper', got {within_range!r}")
+        raise InvalidParameter(f"within_range must be 'uniform' or 'upper', got {within_range!r}")
     if params is None:
         raise Jann97ParametersMissing(_MISSING_MESSAGE)
     if not isinstance(params, Jann97Params):
-        raise ValueError(f"params must be a Jann97Params, got {type(params).__name__}")
+        raise InvalidParameter(f"params must be a Jann97Params, got {type(params).__name__}")
     streams, machine_notes = _streams(params, int(machine_size), seed)
     submit, runtime, procs = _merge(streams, int(n_jobs), within_range)
     frame = swf_frame(

@@ -77,6 +77,8 @@ from scipy.special import gammainc
 
 from hpcmodels.workloads.swf import swf_frame
 
+from ...errors import InvalidParameter
+
 __all__ = [
     "Lublin99Parameters",
     "INTERACTIVE",
@@ -195,7 +197,7 @@ def scaled_parameters(machine_size: int, typed: bool = True) -> tuple[Lublin99Pa
         u_med = u_hi + med_offset
         if u_med < base.ULow:
             minimum = 32 if typed else 10
-            raise ValueError(
+            raise InvalidParameter(
                 f"machine_size={machine_size} is too small for the {name} scaling rule "
                 f"(UMed = {u_med:.3g} < ULow = {base.ULow}); use machine_size >= {minimum}"
             )
@@ -347,9 +349,9 @@ def _generate(
 
 def _check_machine_size(machine_size) -> int:
     if isinstance(machine_size, bool) or not isinstance(machine_size, numbers.Integral):
-        raise ValueError(f"machine_size must be an integer, got {machine_size!r}")
+        raise InvalidParameter(f"machine_size must be an integer, got {machine_size!r}")
     if machine_size < 1:
-        raise ValueError(f"machine_size must be >= 1, got {machine_size}")
+        raise InvalidParameter(f"machine_size must be >= 1, got {machine_size}")
     return int(machine_size)
 
 
@@ -389,11 +391,11 @@ def lublin99(
     the original program, ``model="lublin99"`` and the call's parameters.
     """
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
+        raise InvalidParameter(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     if generator not in _GENERATORS:
-        raise ValueError(f"generator must be 'numpy' or 'drand48', got {generator!r}")
+        raise InvalidParameter(f"generator must be 'numpy' or 'drand48', got {generator!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise InvalidParameter(f"seed must be a non-negative integer, got {seed!r}")
     size = _check_machine_size(machine_size)
     n, seed, typed, exact_clock = int(n_jobs), int(seed), bool(typed), bool(exact_clock)
 
