@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..equality import ByValue
 from ..errors import InvalidParameter, InvalidType, check_int, check_real
 from .evaluation import TwoLevel
 from .kernels import bellman_step, csr_arrays
@@ -56,8 +57,8 @@ __all__ = ["Solution", "solve", "value_iteration", "policy_iteration",
 METHODS = ("modified_policy_iteration", "policy_iteration", "value_iteration")
 
 
-@dataclass
-class Solution:
+@dataclass(eq=False)
+class Solution(ByValue):
     """An optimal policy (0/1 per state) and its discounted cost ``J`` per state;
     ``bound``: every value is within it of the optimal ``J*`` (MacQueen bounds)."""
 

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 
 from ..bandwidth.modules import A1
 from ..bandwidth.network import Network
+from ..equality import ByValue
 from ..errors import InvalidParameter, check_int, check_real
 from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, LOCAL_FIRST, LOCAL_ONLY, RANDOM_FIT, TLA
 from .events import next_time, process_events
@@ -68,8 +69,8 @@ __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "
 DONE, PAUSED, NEED_ROOM = 0, 1, 2
 
 
-@dataclass
-class Result:
+@dataclass(eq=False)
+class Result(ByValue):
     """Per-job schedule (input order) and the run's metrics.
 
     ``allocation`` is a sparse (jobs x clusters) matrix of processors per site

@@ -66,6 +66,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from ..equality import ByValue
 from ..errors import InvalidParameter
 from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, WORST_FIT, pick
 from .metrics import BOUNDED_SLOWDOWN_TAU
@@ -853,8 +854,8 @@ class WaitingJob(NamedTuple):
     estimate: float
 
 
-@dataclass(frozen=True)
-class Score:
+@dataclass(frozen=True, eq=False)
+class Score(ByValue):
     """TLA's score of one cluster: ``att`` (the mean) and each waiting job's
     simulated ``turnaround`` (queue order), ``clusters`` and ``starts``."""
 

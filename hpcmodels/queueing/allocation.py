@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..equality import ByValue
 from ..errors import InvalidParameter
 from .mmm import _erlang_c_and_slope
 from .slack import Slack, _laplace, as_slack
@@ -320,8 +321,8 @@ def _allocate(objective, m, u, lam, packed, method) -> np.ndarray:
     raise InvalidParameter(f"unknown method {method!r}; use 'exact' or 'algorithm1'")
 
 
-@dataclass(frozen=True)
-class Algorithm1Result:
+@dataclass(frozen=True, eq=False)
+class Algorithm1Result(ByValue):
     """Outcome of the published Algorithm 1."""
 
     fractions: np.ndarray

@@ -35,6 +35,7 @@ import numba
 import numpy as np
 import pandas as pd
 
+from ..equality import ByValue
 from ..errors import InvalidParameter, check_int
 from ..stats import t_interval
 from .slack import Slack, as_slack
@@ -46,8 +47,8 @@ DISPATCHERS = ("random", "round_robin", "dll", "dlm")
 _CODES = {name: code for code, name in enumerate(DISPATCHERS)}
 
 
-@dataclass(frozen=True)
-class SimulationResult:
+@dataclass(frozen=True, eq=False)
+class SimulationResult(ByValue):
     """Measured means over the jobs inside the measurement window of one run."""
 
     mean_response: float
