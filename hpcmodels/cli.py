@@ -28,9 +28,20 @@ BUILD = Path(os.environ.get("HPCMODELS_BUILD", ROOT / "build"))
 FULL = "full"  # build/full/cache: the sweep points of --full's paper-scale ensembles
 
 
+def _matches(selector: str, notebook: Path) -> bool:
+    """A number selects by the notebook's number ("3" and "03" pick 03, "0" none);
+    other text by a name prefix or one of the ``_``-separated words."""
+    number = notebook.stem.split("_")[0]
+    if selector.isdigit():
+        return number.isdigit() and int(selector) == int(number)
+    return bool(selector) and (notebook.name.startswith(selector)
+                               or selector in notebook.stem.split("_"))  # fmt: skip
+
+
 def find_notebooks(selectors: list[str]) -> list[Path]:
-    """All notebooks, or those whose file name starts with a selector or has it as one of
-    its ``_``-separated words ("03", "he2006"; "05" does not pick "jones2005")."""
+    """All notebooks, or those a selector picks: its number ("03" or "3"), a name prefix
+    ("03_he") or one of its ``_``-separated words ("he2006"; "05" does not pick
+    "jones2005", and "0" picks nothing rather than every notebook)."""
     available = sorted(p for p in NOTEBOOKS.glob("[0-9]*.ipynb"))
     if not available:
         raise SystemExit(f"no notebooks in {NOTEBOOKS}: the notebooks are not part of the "
@@ -39,8 +50,7 @@ def find_notebooks(selectors: list[str]) -> list[Path]:
         return available
     chosen = []
     for sel in selectors:
-        matches = [p for p in available
-                   if sel and (p.name.startswith(sel) or sel in p.stem.split("_"))]  # fmt: skip
+        matches = [p for p in available if _matches(sel, p)]
         if not matches:
             names = ", ".join(p.name for p in available)
             raise SystemExit(f"no notebook matches {sel!r}; available: {names}")
@@ -320,6 +330,27 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
     return 0
 
 
+def check_build(folder: Path) -> None:
+    """The build folder exists (or can be made) and takes files; else one sentence
+    naming ``HPCMODELS_BUILD`` and the path (``SystemExit``, a nonzero exit)."""
+    import tempfile
+
+    why = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except FileExistsError:
+        why = "it is a file, not a folder"
+    except NotADirectoryError:
+        why = "a part of its path is a file"
+    except OSError as err:
+        why = err.strerror or type(err).__name__
+    if why:
+        raise SystemExit(f"cannot write the build folder {folder} ({why}): set HPCMODELS_BUILD "
+                         "to a folder you can write, or unset it to use build/ in the checkout")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hpcmodels", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -347,6 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")
     args = parser.parse_args(argv)
+    if args.command in ("reproduce", "report"):
+        check_build(BUILD)
     if args.command == "reproduce":
         params = {name: _parse_value(value) for name, value in args.parameter}
         return reproduce(

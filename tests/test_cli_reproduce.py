@@ -187,6 +187,8 @@ def test_the_report_names_the_log_a_section_read(tmp_path, monkeypatch):
         (["reproduce", "03", "-k", "nokernel"], "no Jupyter kernel 'nokernel'"),
         (["reproduce", ""], "no notebook matches ''"),
         (["store", "99"], "no notebook matches '99'"),
+        (["reproduce", "0"], "no notebook matches '0'"),
+        (["reproduce", "00"], "no notebook matches '00'"),
     ],
 )  # fmt: skip
 def test_bad_command_lines_stop_before_anything_runs(argv, message, monkeypatch):
@@ -206,3 +208,25 @@ def test_an_installed_package_without_the_notebooks_says_so(tmp_path, monkeypatc
     monkeypatch.setattr(cli, "NOTEBOOKS", tmp_path)
     with pytest.raises(SystemExit, match="not part of the installed package"):
         cli.find_notebooks([])
+
+
+@pytest.mark.parametrize("selector", ["3", "03", "03_he", "he2006", "03_he2006_ort_omr.ipynb"])
+def test_a_selector_picks_one_notebook(selector):
+    assert [p.name for p in cli.find_notebooks([selector])] == ["03_he2006_ort_omr.ipynb"]
+
+
+@pytest.mark.parametrize("kind", ["a file", "under a file"])
+@pytest.mark.parametrize("command", [["reproduce", "03"], ["report"]])
+def test_a_build_folder_that_cannot_be_written_is_one_sentence(kind, command, tmp_path, monkeypatch,
+                                                               capsys):  # fmt: skip
+    blocker = tmp_path / "build"
+    blocker.write_text("not a folder")
+    folder = blocker if kind == "a file" else blocker / "deeper"
+    monkeypatch.setattr(cli, "BUILD", folder)
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("ran"))
+    with pytest.raises(SystemExit) as info:
+        cli.main(command)
+    message = str(info.value)
+    assert "HPCMODELS_BUILD" in message and str(folder) in message
+    assert message.count(". ") == 0 and "\n" not in message  # one sentence
+    assert blocker.read_text() == "not a folder"
