@@ -58,8 +58,12 @@ def test_offline_without_download_says_where_to_put_the_file(empty_env):
 def test_unreachable_archive_is_a_clear_error(empty_env, monkeypatch):
     # a closed port on this machine stands in for an archive that cannot be reached
     monkeypatch.setattr(archive, "ARCHIVE", "http://127.0.0.1:9/workload")
-    with pytest.raises(LogNotAvailable, match="could not download.*put it in"):
+    with pytest.raises(LogNotAvailable, match="could not download.*put it in") as info:
         archive_log_path("DAS2-fs1-2003-1", download=True)
+    message = str(info.value)  # one sentence a report can show whole: no library dump
+    assert "could not be reached" in message
+    assert "\n" not in message and "HTTPConnectionPool" not in message
+    assert "Max retries" not in message
 
 
 def test_downloads_are_on_unless_the_user_opts_out(empty_env, monkeypatch):

@@ -147,6 +147,20 @@ def _where_to_put(log: ArchiveLog) -> str:
             f"to that folder) or in {_cache_dir()}")  # fmt: skip
 
 
+def _network_reason(err: Exception) -> str:
+    """A download failure in a few words (never the library's multi-line exception
+    text, which a report would show cut mid-word)."""
+    import requests
+
+    if isinstance(err, requests.HTTPError) and err.response is not None:
+        return f"the archive answered HTTP {err.response.status_code}"
+    if isinstance(err, requests.Timeout):
+        return "the connection timed out"
+    if isinstance(err, requests.ConnectionError | ConnectionError):
+        return "the archive could not be reached: no network here, or the site is down"
+    return f"{type(err).__name__} while downloading"
+
+
 def _checkable(log: ArchiveLog, path: Path) -> bool:
     """Whether the catalogue's pinned hash applies to ``path``: it is the hash of the
     archive's ``.swf.gz`` file, so a plain ``.swf`` copy cannot be checked against it."""
@@ -234,11 +248,11 @@ def archive_log_path(name: str, *, download: bool | None = None) -> Path:
             progressbar=True,
         )
     except ValueError as err:  # pooch: hash mismatch
-        raise LogNotAvailable(f"download of {log.url} failed its checksum ({err}); "
-                              f"{_where_to_put(log)}.") from err  # fmt: skip
+        raise LogNotAvailable(f"the download of {log.url} does not match its pinned sha256 "
+                              f"checksum; {_where_to_put(log)}.") from err  # fmt: skip
     except Exception as err:  # network: unreachable archive, HTTP errors
         raise LogNotAvailable(
-            f"could not download {log.url} ({type(err).__name__}: {err}); {_where_to_put(log)}."
+            f"could not download {log.url} ({_network_reason(err)}); {_where_to_put(log)}."
         ) from err
     return Path(path)
 
