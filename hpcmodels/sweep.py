@@ -19,27 +19,39 @@ Where the points run (``client=``):
   (``HPCMODELS_DASK_SCHEDULER=serial`` makes it the default).
 
 The cache (``cache=`` a folder): one Parquet file per finished point, named by a stable
-hash of ``func``'s qualified name, the point's parameters and the package version (with
-a fingerprint of the package's source files, so edited code never reuses old points). A
-rerun reads the points it has and computes only the others, so an interrupted sweep
-resumes where it stopped; failed points are not cached. ``cache=None`` keeps nothing.
+hash of ``func``'s qualified name and source code (with the whole file of a user module
+or script it lives in), the point's parameters and the package version (with a
+fingerprint of the package's source files, so edited code never reuses old points). A
+``func`` whose source cannot be read is not cached (an error says so). A rerun reads the
+points it has and computes only the others, so an interrupted sweep resumes where it
+stopped; failed points are not cached. ``cache=None`` keeps nothing.
 
-Parameters are hashed from a canonical form (numbers, strings, sequences, mappings,
-NumPy arrays, dataclasses and enums); anything else is an error naming the parameter,
-since its ``repr`` may not be stable between processes. Workload data should reach a
+Parameters are hashed from a typed canonical form (numbers, strings, sequences,
+mappings, NumPy arrays, dataclasses and enums): ``inf`` and ``"inf"``, ``{1: x}`` and
+``{"1": x}``, ``1`` and ``True`` get different keys, while a NumPy scalar and the Python
+number of the same value, or a tuple and a list, get one. Anything else is an error
+naming the parameter, since its ``repr`` may not be stable between processes.
+
+A point that raises (any exception but ``KeyboardInterrupt``, ``sys.exit`` included) is
+that point's failure. A script that starts the local cluster from its top-level code
+outside ``if __name__ == "__main__":`` is stopped with one sentence saying so (the
+workers import the script, which would start the sweep again in each of them). Workload data should reach a
 worker once, not per point: pass a log's *name* and load it in ``func`` through a
 per-process cache (e.g. :func:`functools.lru_cache`), or scatter it and pass the future.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
 import functools
 import hashlib
+import inspect
 import json
 import math
 import os
+import sys
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Mapping
@@ -96,14 +108,16 @@ def _points(grid) -> list[dict]:
 
 
 def _canonical(value, name: str):
-    """A JSON-able form of a parameter that is the same in every process."""
+    """A JSON-able form of a parameter that is the same in every process and keeps its
+    type: strings stay JSON strings, a non-finite float becomes ``{"float": "inf"}``,
+    a mapping a sorted list of typed (key, value) pairs."""
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, int | np.integer):
         return int(value)
     if isinstance(value, float | np.floating):
         value = float(value)
-        return value if math.isfinite(value) else repr(value)
+        return value if math.isfinite(value) else {"float": repr(value)}
     if isinstance(value, enum.Enum):
         return f"{type(value).__qualname__}.{value.name}"
     if isinstance(value, np.ndarray):
@@ -113,7 +127,9 @@ def _canonical(value, name: str):
                   for f in dataclasses.fields(value)}  # fmt: skip
         return {"dataclass": type(value).__qualname__, "fields": fields}
     if isinstance(value, Mapping):
-        return {str(k): _canonical(v, f"{name}[{k!r}]") for k, v in sorted(value.items(), key=str)}
+        pairs = [[_canonical(k, f"{name} key {k!r}"), _canonical(v, f"{name}[{k!r}]")]
+                 for k, v in value.items()]  # fmt: skip
+        return {"mapping": sorted(pairs, key=lambda kv: json.dumps(kv[0], sort_keys=True))}
     if isinstance(value, list | tuple | range):
         return [_canonical(v, f"{name}[{i}]") for i, v in enumerate(value)]
     raise InvalidParameter(
@@ -148,11 +164,34 @@ def package_version() -> str:
     return f"{__version__}+{digest.hexdigest()[:16]}"
 
 
+@functools.lru_cache(maxsize=256)
+def code_fingerprint(func: Callable) -> str | None:
+    """A hash of ``func``'s source and, when it lives outside this package, of its whole
+    module file (a script's helper functions and constants count too); ``None`` when the
+    source cannot be read (a compiled function, code typed at a bare prompt)."""
+    digest = hashlib.sha256()
+    try:
+        digest.update(inspect.getsource(func).encode())
+    except (OSError, TypeError):
+        return None
+    module = sys.modules.get(getattr(func, "__module__", ""))
+    path = getattr(module, "__file__", None)
+    package = Path(__file__).resolve().parent
+    if path and package not in Path(path).resolve().parents:
+        try:
+            digest.update(Path(path).read_bytes())
+        except OSError:
+            return None
+    return digest.hexdigest()
+
+
 def point_key(func: Callable, point: Mapping) -> str:
-    """The cache key of one point: SHA-256 over ``func``'s qualified name, the point's
-    canonical parameters and :func:`package_version`."""
+    """The cache key of one point: SHA-256 over ``func``'s qualified name and
+    :func:`code_fingerprint`, the point's canonical parameters and
+    :func:`package_version`."""
     payload = {
         "func": _qualified_name(func),
+        "code": code_fingerprint(func),
         "params": {k: _canonical(v, k) for k, v in sorted(point.items())},
         "version": package_version(),
     }
@@ -177,7 +216,11 @@ def run_point(func: Callable, point: dict) -> dict:
         if clash:
             raise InvalidParameter(f"result columns {clash} clash with the grid's or 'error'")
         return {**result, ERROR: None}
-    except Exception as err:  # every failure is reported, none sinks the sweep
+    except KeyboardInterrupt:
+        raise
+    except (
+        BaseException
+    ) as err:  # every failure (sys.exit too) is the point's, none sinks the sweep
         return {ERROR: f"{type(err).__name__}: {err}\n{traceback.format_exc()}"}
 
 
@@ -210,13 +253,56 @@ def _write_cached(cache: Path, key: str, result: dict) -> None:
 # ------------------------------------------------------------------ clients
 
 
+def _main_guard(test: ast.expr) -> bool:
+    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)):  # fmt: skip
+        return False
+    sides = {ast.unparse(test.left), ast.unparse(test.comparators[0])}
+    return "__name__" in sides and bool(sides & {"'__main__'", '"__main__"'})
+
+
+def unguarded_line() -> int | None:
+    """The line of the running script's top-level code (``__main__`` with a file) that
+    is starting the local cluster outside ``if __name__ == "__main__":``, or ``None``
+    (guarded, a notebook, an interactive session, a library call)."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not path:
+        return None
+    frame = inspect.currentframe()
+    while frame is not None:
+        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__":
+            break
+        frame = frame.f_back
+    if frame is None:
+        return None
+    line = frame.f_lineno
+    try:
+        tree = ast.parse(Path(frame.f_code.co_filename).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    guarded = any(isinstance(node, ast.If) and _main_guard(node.test)
+                  and node.lineno <= line <= (node.end_lineno or node.lineno)
+                  for node in tree.body)  # fmt: skip
+    return None if guarded else line
+
+
 def local_client():
     """The process's shared ``LocalCluster`` client, started on first use: one worker
-    process per core, one thread each."""
+    process per core, one thread each. From a script's top-level code outside
+    ``if __name__ == "__main__":`` it stops with one sentence (module docstring)."""
     from distributed import Client, LocalCluster
 
     client = _LOCAL.get("client")
     if client is None or client.status not in ("running", "connecting"):
+        line = unguarded_line()
+        if line is not None:
+            script = sys.modules["__main__"].__file__
+            raise RuntimeError(
+                f"{script}, line {line}, starts a local Dask cluster outside "
+                "'if __name__ == \"__main__\":', and its worker processes import the script, "
+                f"so put the sweep under that guard (or set {SCHEDULER_ENV}=serial)"
+            )
         cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
                                processes=True, dashboard_address=":0")  # fmt: skip
         client = Client(cluster)
@@ -285,6 +371,10 @@ def sweep(
     name = _qualified_name(func)
     keys = [point_key(func, p) for p in points]
     cache_dir = None if cache is None else Path(cache)
+    if cache_dir is not None and code_fingerprint(func) is None:
+        raise InvalidParameter(f"cannot cache {name}: its source code cannot be read, so an "
+                               "edited version would get its old results; pass cache=None "
+                               "or define it in a module file")  # fmt: skip
     results: list[dict | None] = [None] * len(points)
     if cache_dir is not None:
         for i, key in enumerate(keys):
