@@ -6,8 +6,9 @@ Each subclass keeps the builtin a caller may already catch: ``LogNotAvailable`` 
 a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``.
 
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
-``InvalidParameter`` naming it and its value; ``check_frame`` a table's type and
-columns.
+``InvalidParameter`` naming it and its value; ``check_bool`` a flag, ``check_choice`` a
+name from a fixed set, ``check_array`` an array of numbers and ``check_frame`` a table's
+type and columns.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import math
 import numbers
 
 __all__ = ["HpcmodelsError", "InvalidParameter", "InvalidType", "LogNotAvailable", "SWFError",
-           "SWFFileError", "UnknownLogError", "check_frame", "check_int", "check_real"]  # fmt: skip
+           "SWFFileError", "UnknownLogError", "check_array", "check_bool", "check_choice",
+           "check_frame", "check_int", "check_real"]  # fmt: skip
 
 
 class HpcmodelsError(ValueError):
@@ -84,9 +86,9 @@ def check_int(name: str, value: object, *, minimum: int | None = None,
 
 
 def check_real(name: str, value: object, *, above: float | None = None,
-               at_least: float | None = None) -> float:  # fmt: skip
-    """``value`` as a ``float``, if it is a finite real number ``> above`` and
-    ``>= at_least`` (each bound optional).
+               at_least: float | None = None, at_most: float | None = None) -> float:  # fmt: skip
+    """``value`` as a ``float``, if it is a finite real number ``> above``, ``>= at_least``
+    and ``<= at_most`` (each bound optional).
 
     Rejected with :class:`InvalidParameter` naming ``name`` and the value: a bool, a
     string, ``None``, NaN, inf, an int too large for a float, or a value out of range.
@@ -98,10 +100,64 @@ def check_real(name: str, value: object, *, above: float | None = None,
         except OverflowError:  # an int beyond the float range
             pass
     in_range = (above is None or number > above) and (at_least is None or number >= at_least)
+    in_range = in_range and (at_most is None or number <= at_most)
     if not (math.isfinite(number) and in_range):
-        rule = _rule((">", above), (">=", at_least))
+        rule = _rule((">", above), (">=", at_least), ("<=", at_most))
         raise InvalidParameter(f"{name} must be a finite number{rule}, got {value!r}")
     return number
+
+
+def check_bool(name: str, value: object) -> bool:
+    """``value`` as a ``bool``, if it is ``True`` or ``False`` (a NumPy bool too); an int
+    such as 1, a string such as ``"no"`` or ``None`` is an :class:`InvalidParameter`."""
+    import numpy as np
+
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidParameter(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_choice(name: str, value: object, options) -> str:
+    """``value``, if it is one of ``options`` (strings); anything else, an unhashable list
+    included, is an :class:`InvalidParameter` naming ``name`` and listing the options."""
+    options = list(options)
+    if not isinstance(value, str) or value not in options:
+        raise InvalidParameter(f"{name} must be one of {options}, got {value!r}")
+    return value
+
+
+def check_array(name: str, value: object, *, ndim: int | None = None, finite: bool = True,
+                at_least: float | None = None):  # fmt: skip
+    """``value`` as a float64 NumPy array, if it holds real numbers: a list, tuple, NumPy
+    array or pandas Series of ints or floats (a generator or a set is read once into a
+    list). With ``ndim`` it must have that many dimensions; with ``finite`` (default) no
+    NaN or inf; with ``at_least`` no entry below it. Rejected with
+    :class:`InvalidParameter` naming ``name``: ``None``, strings (also as entries), bools,
+    dicts, ragged nesting, or a value out of range."""
+    import numpy as np
+
+    if isinstance(value, str | bytes | dict) or value is None:
+        raise InvalidParameter(f"{name} must be numbers, got {type(value).__name__} {value!r:.80}")
+    if not isinstance(value, np.ndarray) and not hasattr(value, "__array__"):
+        if hasattr(value, "__iter__") and not isinstance(value, list | tuple):
+            value = list(value)  # a generator, a set, a range, ...
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError):
+        raise InvalidParameter(
+            f"{name} must be numbers (a regular array), got {value!r:.80}"
+        ) from None
+    if raw.dtype.kind not in "iuf":
+        what = "bools" if raw.dtype.kind == "b" else f"dtype {raw.dtype}"
+        raise InvalidParameter(f"{name} must be real numbers, not {what}: got {value!r:.80}")
+    a = raw.astype(float)
+    if ndim is not None and a.ndim != ndim:
+        raise InvalidParameter(f"{name} must be {ndim}-dimensional, got shape {a.shape}")
+    if finite and not np.all(np.isfinite(a)):
+        raise InvalidParameter(f"{name} must be finite numbers, got {value!r:.80}")
+    if at_least is not None and np.any(a < at_least):
+        raise InvalidParameter(f"{name} must be >= {at_least:g}, got {value!r:.80}")
+    return a
 
 
 def check_frame(name: str, value: object, columns) -> object:

@@ -15,6 +15,7 @@ matrix.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -26,7 +27,14 @@ import scipy.sparse as sp
 from ..bandwidth.modules import A1
 from ..bandwidth.network import Network
 from ..equality import ByValue
-from ..errors import InvalidParameter, check_int, check_real
+from ..errors import (
+    InvalidParameter,
+    InvalidType,
+    check_array,
+    check_bool,
+    check_int,
+    check_real,
+)
 from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, LOCAL_FIRST, LOCAL_ONLY, RANDOM_FIT, TLA
 from .events import next_time, process_events
 from .lookahead import TLAOptions
@@ -62,7 +70,7 @@ from .state import (
     new_state,
     set_split_buffers,
 )
-from .system import Cluster, cluster_arrays, cluster_list
+from .system import MAX_PROCS, Cluster, cluster_arrays, cluster_list
 
 __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "run"]
 
@@ -144,9 +152,32 @@ def run_to_end(state: State, rate_code: int = 0, params=None) -> State:
     return state
 
 
+def _column(jobs: pd.DataFrame, name: str, source: str) -> np.ndarray:
+    """Column ``source`` of ``jobs`` as float64; a column of bools, strings or other
+    objects is an InvalidParameter naming the column (``name``)."""
+    column = jobs[source]
+    if column.dtype.kind == "b":
+        raise InvalidParameter(f"jobs column {name!r} must hold numbers, not bools")
+    if column.dtype.kind not in "iuf":  # an object column: numbers only, one by one
+        for i, v in enumerate(column.to_numpy()):
+            if isinstance(v, bool | np.bool_ | str | bytes) or not isinstance(v, numbers.Real):
+                raise InvalidParameter(f"jobs column {name!r} is not numeric: job "
+                                       f"{jobs.index[i]!r} has {name} = {v!r}")  # fmt: skip
+    try:
+        return column.to_numpy(dtype=float)
+    except (TypeError, ValueError, OverflowError) as err:
+        raise InvalidParameter(f"jobs column {name!r} is not numeric: {err}") from None
+
+
 def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Validated job arrays: submit, runtime, estimate finite and >= 0; procs and origin
+    whole numbers (an integral float such as 4.0 is read as 4), procs in [1, 2**53];
+    every column numeric (no bools, strings or objects)."""
     if not isinstance(jobs, pd.DataFrame):
-        raise InvalidParameter(f"jobs must be a pandas DataFrame, got {type(jobs).__name__}")
+        raise InvalidType(
+            "jobs must be a pandas DataFrame with columns submit, runtime, procs, got "
+            f"{type(jobs).__name__}"
+        )
     if len(jobs) == 0:
         raise InvalidParameter("empty workload: jobs has no rows")
     missing = [c for c in ("submit", "runtime", "procs") if c not in jobs]
@@ -154,22 +185,21 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
         raise InvalidParameter(f"jobs lacks column(s) {missing} (needs submit, runtime, procs)")
     out = {}
     if "origin" in jobs:
-        origin = jobs["origin"].to_numpy()
-        if origin.dtype.kind not in "iu" or np.any(origin < 0):
-            raise InvalidParameter(
-                "jobs column 'origin' must hold cluster indices (whole numbers >= 0)"
-            )
-        out["origin"] = origin.astype(np.int64)
-    for name in ("submit", "runtime", "procs", "estimate"):
-        column = jobs["runtime"] if name == "estimate" and name not in jobs else jobs[name]
-        try:
-            values = column.to_numpy(dtype=float)
-        except (TypeError, ValueError) as err:
-            raise InvalidParameter(f"jobs column {name!r} is not numeric: {err}") from None
-        bad = ~np.isfinite(values) | (values < (1 if name == "procs" else 0))
+        origin = _column(jobs, "origin", "origin")
+        bad = ~np.isfinite(origin) | (origin < 0) | (origin != np.round(origin))
         if bad.any():
             i = int(np.argmax(bad))
-            rule = ">= 1" if name == "procs" else ">= 0"
+            raise InvalidParameter(f"job {jobs.index[i]!r}: origin = {origin[i]!r} (jobs column "
+                                   "'origin' must hold cluster indices, whole numbers >= 0)")  # fmt: skip
+        out["origin"] = np.minimum(origin, 2.0**62).astype(np.int64)
+    for name in ("submit", "runtime", "procs", "estimate"):
+        values = _column(jobs, name, "runtime" if name == "estimate" and name not in jobs else name)
+        bad = ~np.isfinite(values) | (values < (1 if name == "procs" else 0))
+        if name == "procs":
+            bad |= values > MAX_PROCS
+        if bad.any():
+            i = int(np.argmax(bad))
+            rule = ">= 1 and <= 2**53" if name == "procs" else ">= 0"
             raise InvalidParameter(
                 f"job {jobs.index[i]!r}: {name} = {values[i]!r} (must be finite, {rule})"
             )
@@ -182,8 +212,38 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
     return out
 
 
+def _rate_model(rate_model) -> tuple[int, np.ndarray]:
+    """``(code, params)`` of a validated ``rate_model``: None, or a ``(name, params)``
+    pair (tuple or list) with ``name`` ``"crowding"`` and ``params`` a sequence of two
+    numbers: a whole number of jobs >= 0 and a rate factor in (0, 1]."""
+    if rate_model is None:
+        return 0, np.empty(0)
+    if not isinstance(rate_model, tuple | list) or len(rate_model) != 2:
+        raise InvalidParameter(f"rate_model must be a (name, params) pair, got {rate_model!r}")
+    name, params = rate_model
+    if name == "bandwidth" or not isinstance(name, str):
+        raise InvalidParameter(
+            f"unknown rate model {name!r} in rate_model; choose 'crowding' (the bandwidth "
+            "model comes with network=Network(...))"
+        )
+    code = _code(name, RATE_MODELS, "rate model")
+    try:
+        values = check_array("rate_model parameters", params, ndim=1)
+    except InvalidParameter:
+        raise InvalidParameter(
+            f"rate model parameters must be finite numbers (rate_model), got {params!r:.80}"
+        ) from None
+    if values.size != 2:
+        raise InvalidParameter(
+            f"rate_model 'crowding' takes 2 parameters (jobs, rate factor), got {params!r}"
+        )
+    check_int("rate_model 'crowding' threshold (jobs)", values[0], minimum=0)
+    check_real("rate_model 'crowding' rate factor", values[1], above=0, at_most=1)
+    return code, values
+
+
 def _code(name, options, what) -> int:
-    if name not in options:
+    if (name is not None and not isinstance(name, str)) or name not in options:
         raise InvalidParameter(f"unknown {what} {name!r}; choose one of {list(options)}")
     return options.index(name)
 
@@ -286,14 +346,21 @@ def simulate(
     asserts the engine's invariants as it runs.
 
     ``clusters`` may be any iterable of :class:`.Cluster` (read once; ``Result.clusters``
-    lists them); ``seed`` is a whole number >= 0 (``2.0`` is read as 2). Bad input is an
-    :class:`~hpcmodels.errors.InvalidParameter` naming the parameter and the value.
+    lists them); ``seed`` is a whole number >= 0 (``2.0`` is read as 2). ``jobs`` must be
+    a DataFrame (a list or dict is refused, not converted) whose columns are numbers,
+    not bools or strings: ``submit``, ``runtime`` and ``estimate`` finite and >= 0,
+    ``procs`` whole numbers in [1, 2**53] (``4.0`` is read as 4), ``origin`` whole numbers
+    >= 0; every job's end must stay finite. ``slowdown`` is a finite number >= 1;
+    ``drop_too_wide`` and ``debug`` are bools; ``rate_model`` is None or a ``(name,
+    params)`` tuple or list, ``("crowding", [jobs, factor])`` with a whole number of jobs
+    >= 0 and a factor in (0, 1]; ``tla`` a :class:`.TLAOptions`, ``network`` a
+    :class:`~hpcmodels.bandwidth.Network` (else :class:`~hpcmodels.errors.InvalidType`).
+    Bad input is an :class:`~hpcmodels.errors.InvalidParameter` naming the parameter and
+    the value.
     """
     clusters = cluster_list(clusters)
     seed = check_int("seed", seed, minimum=0)
-    for flag, value in (("drop_too_wide", drop_too_wide), ("debug", debug)):
-        if not isinstance(value, bool | np.bool_):
-            raise InvalidParameter(f"{flag} must be True or False, got {value!r}")
+    drop_too_wide, debug = check_bool("drop_too_wide", drop_too_wide), check_bool("debug", debug)
     sel = _code(selection, SELECTIONS, "selection")
     alloc = _code(allocation, ALLOCATIONS, "allocation")
     coal = _code(coallocation, COALLOCATIONS, "coallocation")
@@ -304,7 +371,7 @@ def simulate(
     if coal >= A1 and network is None:
         raise InvalidParameter(f"co-allocation module {coallocation!r} needs network=Network(...)")
     if network is not None and not isinstance(network, Network):
-        raise InvalidParameter(f"network must be a hpcmodels.bandwidth.Network, got {network!r}")
+        raise InvalidType(f"network must be a hpcmodels.bandwidth.Network, got {network!r}")
     if alloc == LOCAL_ONLY and coal:
         raise InvalidParameter("allocation 'local_only' runs jobs locally: no co-allocation")
     if alloc in (LOCAL_FIRST, LOCAL_ONLY) and (not isinstance(jobs, pd.DataFrame)
@@ -313,30 +380,27 @@ def simulate(
             f"allocation {allocation!r} needs a jobs column 'origin' (cluster index)"
         )
     if tla is not None and not isinstance(tla, TLAOptions):
-        raise InvalidParameter(
-            f"tla must be a hpcmodels.multicluster.TLA, got {type(tla).__name__}"
+        raise InvalidType(
+            f"tla must be a hpcmodels.multicluster.TLAOptions, got {type(tla).__name__}"
         )
     slowdown = check_real("slowdown ratio", slowdown, at_least=1)
-    rate_code, params = 0, np.empty(0)
-    if rate_model is not None:
-        if not isinstance(rate_model, tuple | list) or len(rate_model) != 2:
-            raise InvalidParameter(f"rate_model must be a (name, params) pair, got {rate_model!r}")
-        name, params = rate_model
-        rate_code = _code(name, RATE_MODELS, "rate model")
-        try:
-            params = np.asarray(params, float)
-        except (TypeError, ValueError):
-            raise InvalidParameter(
-                f"rate model parameters must be finite numbers, got {params!r}"
-            ) from None
-        if params.ndim != 1 or not np.all(np.isfinite(params)):
-            raise InvalidParameter(f"rate model parameters must be finite numbers, got {params!r}")
+    rate_code, params = _rate_model(rate_model)
     if network is not None and network.dynamic:
         if rate_model is not None:
             raise InvalidParameter("a dynamic network is a rate model: do not pass rate_model too")
         rate_code = BANDWIDTH
     cap, speed = cluster_arrays(clusters)
     data = _as_jobs(jobs)
+    with np.errstate(over="ignore"):
+        longest = np.maximum(data["runtime"], data["estimate"]) * slowdown / speed.min()
+        overflow = ~np.isfinite(data["submit"] + longest)
+    if overflow.any():
+        i = int(np.argmax(overflow))
+        raise InvalidParameter(
+            f"job {jobs.index[i]!r}: submit = {data['submit'][i]!r} and runtime = "
+            f"{data['runtime'][i]!r} overflow the time axis (end time not finite on the "
+            "slowest cluster)"
+        )
     if "origin" in data and np.any(data["origin"] >= cap.size):
         i = int(np.argmax(data["origin"] >= cap.size))
         raise InvalidParameter(f"job {jobs.index[i]!r}: origin = {data['origin'][i]} "

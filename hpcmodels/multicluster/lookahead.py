@@ -60,6 +60,7 @@ the session.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -67,7 +68,7 @@ import numba
 import numpy as np
 
 from ..equality import ByValue
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, InvalidType, check_int, check_real
 from .allocation import ALLOCATIONS, BEST_FIT, FASTEST_FIRST, RANDOM_FIT, WORST_FIT, pick
 from .metrics import BOUNDED_SLOWDOWN_TAU
 from .rates import TIME_RTOL, predicted_end, tolerance
@@ -83,7 +84,7 @@ from .state import (
     TLA_METRIC,
     TLA_POLICY,
 )
-from .system import cluster_arrays
+from .system import MAX_PROCS, cluster_arrays, cluster_list
 
 __all__ = ["TLAOptions", "METRICS", "SIM_POLICIES", "RunningJob", "WaitingJob", "Score",
            "tla_scores", "simulate_branch", "score_clusters", "score_with_memo", "tla_place", "ai2_place"]  # fmt: skip
@@ -92,6 +93,8 @@ METRICS = ("att", "bounded_slowdown")
 ATT, BSLD = range(2)
 SIM_POLICIES = ("fastest_first", "best_fit", "worst_fit", "random_fit")
 ANY = 1e300  # a width bound every waiting job meets
+MAX_DEPTH = 2**62
+"""Largest simulation or allocation depth: the engine keeps the knobs in int64."""
 SCORE_RTOL = 1e-9
 """A cluster's score beats the best so far only when lower by more than this, relative."""
 
@@ -101,7 +104,11 @@ class TLAOptions:
     """TLA's knobs (Shih 2013, Section 5): ``depth`` jobs simulated per score, the target
     included (``None``: every waiting job; 1 decides as fastest first does);
     ``allocation_depth`` decisions taken from one simulation; ``policy`` used inside the
-    simulation (one of :data:`SIM_POLICIES`); ``metric`` scored (:data:`METRICS`)."""
+    simulation (one of :data:`SIM_POLICIES`); ``metric`` scored (:data:`METRICS`).
+
+    ``depth`` and ``allocation_depth`` are whole numbers in ``[1, 2**62]`` (an integral
+    float such as ``4.0`` is stored as the int 4); bools, strings, NaN, inf and larger
+    numbers are an :class:`~hpcmodels.errors.InvalidParameter` naming the knob."""
 
     depth: int | None = None
     allocation_depth: int = 1
@@ -113,13 +120,13 @@ class TLAOptions:
             value = getattr(self, name)
             if value is None and name == "depth":
                 continue
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise InvalidParameter(f"TLA {name} must be a whole number >= 1, got {value!r}")
-        if self.policy not in SIM_POLICIES:
+            value = check_int(f"TLA {name}", value, minimum=1, maximum=MAX_DEPTH)
+            object.__setattr__(self, name, value)
+        if not isinstance(self.policy, str) or self.policy not in SIM_POLICIES:
             raise InvalidParameter(
                 f"TLA policy {self.policy!r}: choose one of {list(SIM_POLICIES)}"
             )
-        if self.metric not in METRICS:
+        if not isinstance(self.metric, str) or self.metric not in METRICS:
             raise InvalidParameter(f"TLA metric {self.metric!r}: choose one of {list(METRICS)}")
 
     def codes(self) -> tuple[int, int, int, int]:
@@ -866,14 +873,29 @@ class Score(ByValue):
 
 
 def _number(value, what: str, *, whole: bool = False, low: float = 0.0) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise InvalidParameter(f"{what} must be a number, got {value!r}") from None
-    if not np.isfinite(x) or x < low or (whole and x != int(x)):
-        kind = "whole number" if whole else "finite number"
-        raise InvalidParameter(f"{what} must be a {kind} >= {low:g}, got {value!r}")
-    return x
+    """A finite number >= ``low`` (a whole one in [``low``, 2**53] with ``whole``); bools,
+    strings, None, NaN and inf are an InvalidParameter naming ``what``."""
+    if whole:
+        return float(check_int(what, value, minimum=int(low), maximum=MAX_PROCS))
+    return check_real(what, value, at_least=None if low == -np.inf else low)
+
+
+def _snapshot(jobs, what: str, kind) -> list:
+    """``jobs`` (any iterable, read once) as a list of ``kind`` named tuples: each entry a
+    ``kind`` or a plain tuple or list of its fields, else an InvalidType naming it."""
+    if isinstance(jobs, str | bytes | dict | kind) or not isinstance(jobs, Iterable):
+        raise InvalidType(
+            f"{what} must be a list of {kind.__name__} (or tuples {kind._fields}), got {jobs!r:.80}"
+        )
+    out = []
+    for k, job in enumerate(jobs):
+        if not isinstance(job, kind):
+            if not isinstance(job, tuple | list) or len(job) != len(kind._fields):
+                raise InvalidType(f"{what}[{k}] must be a {kind.__name__} or a tuple "
+                                  f"{kind._fields}, got {job!r:.80}")  # fmt: skip
+            job = kind(*job)
+        out.append(job)
+    return out
 
 
 def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | None = None,
@@ -886,16 +908,29 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
     processors are the capacity minus what they hold); ``waiting``: :class:`WaitingJob`
     in queue order (the first is the job to place); ``depth`` and ``policy`` as in
     :class:`TLAOptions`.
+
+    Accepted: any iterable of clusters (a generator is read once); ``running`` and
+    ``waiting`` as any iterables of the named tuples or of plain tuples/lists of their
+    fields (``(cluster, procs, end)``, ``(procs, submit, estimate)``). Processor counts
+    are whole numbers in [1, 2**53], times finite numbers (``now``, ``submit``, ``end``
+    any sign; ``estimate`` >= 0); bools and strings are refused. Anything else is an
+    :class:`~hpcmodels.errors.InvalidParameter` (:class:`~hpcmodels.errors.InvalidType`
+    for a wrong container) naming the argument.
     """
     options = TLAOptions(depth=depth, policy=policy)
-    cap, speed = cluster_arrays(list(clusters))
+    clusters = cluster_list(clusters)
+    cap, speed = cluster_arrays(clusters)
     names = [c.name for c in clusters]
     now = _number(now, "now", low=-np.inf)
     free = cap.astype(np.int64).copy()
-    running, waiting = list(running), list(waiting)
+    running = _snapshot(running, "running", RunningJob)
+    waiting = _snapshot(waiting, "waiting", WaitingJob)
     if not waiting:
         raise InvalidParameter("waiting is empty: there is no job to place")
-    n_rel, n_wait = len(running), len(waiting) if depth is None else min(depth, len(waiting))
+    n_rel, n_wait = (
+        len(running),
+        len(waiting) if options.depth is None else min(options.depth, len(waiting)),
+    )
     rel_time = np.empty(n_rel)
     rel_procs = np.empty(n_rel, np.int64)
     rel_clus = np.empty(n_rel, np.int64)

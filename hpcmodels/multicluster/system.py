@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InvalidParameter, check_int, check_real
+from ..errors import InvalidParameter, InvalidType, check_int, check_real
 
 __all__ = ["Cluster", "cluster_arrays", "cluster_list"]
 
@@ -21,9 +21,11 @@ class Cluster:
     """A cluster of ``procs`` identical processors of relative ``speed`` (a job of
     runtime ``t`` runs ``t / speed`` here).
 
-    ``procs`` is a whole number in ``[1, 2**53]``; an integral float such as ``4.0`` is
-    stored as the int ``4``. ``speed`` is a finite number > 0, stored as a float. Anything
-    else is an :class:`~hpcmodels.errors.InvalidParameter`.
+    ``name`` is a string. ``procs`` is a whole number in ``[1, 2**53]``; an integral float
+    such as ``4.0`` is stored as the int ``4``. ``speed`` is a finite number > 0, stored
+    as a float. Anything else (bools and numeric strings included) is an
+    :class:`~hpcmodels.errors.InvalidParameter` (a non-string name an
+    :class:`~hpcmodels.errors.InvalidType`).
     """
 
     name: str
@@ -31,6 +33,8 @@ class Cluster:
     speed: float = 1.0
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise InvalidType(f"cluster name must be a string, got {self.name!r}")
         where = f"cluster {self.name!r}: "
         procs = check_int(where + "procs", self.procs, minimum=1, maximum=MAX_PROCS)
         object.__setattr__(self, "procs", procs)
@@ -40,14 +44,14 @@ class Cluster:
 def cluster_list(clusters: Iterable[Cluster]) -> list[Cluster]:
     """``clusters`` (any iterable, read once: a generator is fine) as a non-empty list of
     :class:`Cluster` objects with at most ``2**53`` processors in all."""
-    if isinstance(clusters, Cluster) or not isinstance(clusters, Iterable):
-        raise InvalidParameter(f"clusters must be a list of Cluster objects, got {clusters!r}")
+    if isinstance(clusters, Cluster | str | bytes | dict) or not isinstance(clusters, Iterable):
+        raise InvalidType(f"clusters must be a list of Cluster objects, got {clusters!r:.80}")
     clusters = list(clusters)
     if not clusters:
         raise InvalidParameter("need at least one cluster")
     for c in clusters:
         if not isinstance(c, Cluster):
-            raise InvalidParameter(f"clusters must be Cluster objects, got {c!r}")
+            raise InvalidType(f"clusters must be Cluster objects, got {c!r:.80}")
     total = sum(c.procs for c in clusters)
     if total > MAX_PROCS:
         raise InvalidParameter(f"{total} processors in all clusters: at most 2**53 are supported")
