@@ -147,8 +147,8 @@ def check_array(name: str, value: object, *, ndim: int | None = None, finite: bo
         raise InvalidParameter(
             f"{name} must be numbers (a regular array), got {value!r:.80}"
         ) from None
-    if raw.dtype.kind not in "iuf":
-        what = "bools" if raw.dtype.kind == "b" else f"dtype {raw.dtype}"
+    if raw.dtype.kind not in "iuf" or _has_bool(value):
+        what = "bools" if raw.dtype.kind == "b" or _has_bool(value) else f"dtype {raw.dtype}"
         raise InvalidParameter(f"{name} must be real numbers, not {what}: got {value!r:.80}")
     a = raw.astype(float)
     if ndim is not None and a.ndim != ndim:
@@ -158,6 +158,16 @@ def check_array(name: str, value: object, *, ndim: int | None = None, finite: bo
     if at_least is not None and np.any(a < at_least):
         raise InvalidParameter(f"{name} must be >= {at_least:g}, got {value!r:.80}")
     return a
+
+
+def _has_bool(value) -> bool:
+    """Whether a (nested) list or tuple holds a bool: NumPy would read ``[True, 0.5]`` as
+    ``[1.0, 0.5]``."""
+    import numpy as np
+
+    if isinstance(value, list | tuple):
+        return any(isinstance(v, bool | np.bool_) or _has_bool(v) for v in value)
+    return False
 
 
 def check_frame(name: str, value: object, columns) -> object:

@@ -201,7 +201,8 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
             i = int(np.argmax(bad))
             rule = ">= 1 and <= 2**53" if name == "procs" else ">= 0"
             raise InvalidParameter(
-                f"job {jobs.index[i]!r}: {name} = {values[i]!r} (must be finite, {rule})"
+                f"jobs column {name!r}: job {jobs.index[i]!r} has {name} = {values[i]!r} "
+                f"(must be finite, {rule})"
             )
         out[name] = values
     if np.any(out["procs"] != np.round(out["procs"])):
