@@ -35,8 +35,16 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter
+from ..errors import (
+    InvalidParameter,
+    InvalidType,
+    check_bool,
+    check_frame,
+    check_int,
+    check_real,
+)
 from ..multicluster import Cluster, simulate
+from ..multicluster.system import MAX_PROCS
 from ..stats import batch_means_ci
 from .network import Network
 
@@ -53,7 +61,13 @@ SELECTION_READINGS = {
 
 @dataclass(frozen=True)
 class Setup:
-    """A multi-cluster and its synthetic workload (module docstring)."""
+    """A multi-cluster and its synthetic workload (module docstring).
+
+    Counts are whole numbers >= 1 (``100.0`` is stored as 100) with ``min_nodes <=
+    max_nodes <= nodes`` and ``clusters x nodes``, ``clusters x jobs_per_cluster`` at
+    most 2**53; ``link_mbps`` and the means finite numbers > 0; ``compute_fraction`` in
+    [0, 1]. Bools, strings, NaN and inf are an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the field."""
 
     clusters: int = 4
     nodes: int = 100
@@ -67,19 +81,20 @@ class Setup:
 
     def __post_init__(self) -> None:
         for name in ("clusters", "nodes", "jobs_per_cluster", "min_nodes", "max_nodes"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise InvalidParameter(f"Setup.{name} must be a whole number >= 1, got {value!r}")
+            value = check_int(f"Setup.{name}", getattr(self, name), minimum=1, maximum=MAX_PROCS)
+            object.__setattr__(self, name, value)
         for name in ("link_mbps", "mean_interarrival", "mean_runtime"):
-            value = getattr(self, name)
-            if not isinstance(value, int | float) or not np.isfinite(value) or value <= 0:
-                raise InvalidParameter(f"Setup.{name} must be a finite number > 0, got {value!r}")
+            value = check_real(f"Setup.{name}", getattr(self, name), above=0)
+            object.__setattr__(self, name, value)
         if not self.min_nodes <= self.max_nodes <= self.nodes:
             raise InvalidParameter(f"Setup needs min_nodes <= max_nodes <= nodes, got "
                              f"{self.min_nodes}, {self.max_nodes}, {self.nodes}")  # fmt: skip
-        if not 0 <= self.compute_fraction <= 1:
-            raise InvalidParameter(f"Setup.compute_fraction must be in [0, 1], got "
-                             f"{self.compute_fraction!r}")  # fmt: skip
+        for total, what in ((self.clusters * self.nodes, "clusters x nodes"),
+                            (self.clusters * self.jobs_per_cluster, "clusters x jobs_per_cluster")):  # fmt: skip
+            if total > MAX_PROCS:
+                raise InvalidParameter(f"Setup: {what} = {total} exceeds 2**53")
+        value = check_real("Setup.compute_fraction", self.compute_fraction, at_least=0, at_most=1)
+        object.__setattr__(self, "compute_fraction", value)
 
     @property
     def system(self) -> list[Cluster]:
@@ -101,14 +116,22 @@ SECTION4 = Setup(jobs_per_cluster=4_000_000, mean_runtime=225.0, max_nodes=90)
 SECTION6 = Setup()
 
 
-@lru_cache(maxsize=4)
 def workload(setup: Setup, seed: int = 0) -> pd.DataFrame:
     """The set-up's jobs (``submit``, ``runtime``, ``procs``, ``origin``) in submit
     order, drawn from ``numpy.random.default_rng(seed)``: per cluster in turn its
     inter-arrival gaps, execution times and node counts. Cached (the frame is shared:
-    do not modify it)."""
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise InvalidParameter(f"seed must be a whole number >= 0, got {seed!r}")
+    do not modify it).
+
+    ``setup`` is a :class:`Setup` (else :class:`~hpcmodels.errors.InvalidType`);
+    ``seed`` a whole number >= 0 (``3.0`` is read as 3 and shares the cache entry of
+    3); bools, strings and lists are refused."""
+    if not isinstance(setup, Setup):
+        raise InvalidType(f"setup must be a Setup, got {type(setup).__name__}")
+    return _workload(setup, check_int("seed", seed, minimum=0))
+
+
+@lru_cache(maxsize=4)
+def _workload(setup: Setup, seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     n = setup.jobs_per_cluster
     parts = []
@@ -124,8 +147,17 @@ def workload(setup: Setup, seed: int = 0) -> pd.DataFrame:
 
 def coallocation_penalty(result_jobs: pd.DataFrame) -> float:
     """Mean over co-allocated jobs of actual run time / original execution time (the
-    co-allocation penalty of Section 4.3); NaN when none was co-allocated."""
+    co-allocation penalty of Section 4.3); NaN when none was co-allocated.
+    ``result_jobs`` is a DataFrame with ``cluster``, ``runtime``, ``start`` and ``end``
+    (``simulate(...).jobs``)."""
+    check_frame("result_jobs", result_jobs, ("cluster", "runtime", "start", "end"))
     co = result_jobs[(result_jobs["cluster"] == -1) & (result_jobs["runtime"] > 0)]
+    times = co[["runtime", "start", "end"]]
+    if not all(kind in "iuf" for kind in times.dtypes.map(lambda d: d.kind)) or not np.all(
+        np.isfinite(times.to_numpy(dtype=float))
+    ):
+        raise InvalidParameter("result_jobs: co-allocated jobs need finite numeric runtime, "
+                               "start and end (simulate(...).jobs)")  # fmt: skip
     if co.empty:
         return float("nan")
     return float(((co["end"] - co["start"]) / co["runtime"]).mean())
@@ -133,7 +165,7 @@ def coallocation_penalty(result_jobs: pd.DataFrame) -> float:
 
 def _plan(strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float,
           penalty: float | None) -> dict:  # fmt: skip
-    if strategy not in STRATEGIES:
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
         raise InvalidParameter(f"unknown strategy {strategy!r}; choose one of {list(STRATEGIES)}")
     if strategy == "no_share":
         return dict(allocation="local_only")
@@ -147,9 +179,7 @@ def _plan(strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float,
             raise InvalidParameter(
                 "strategy 'fixed_penalty' needs penalty= (the measured mean penalty)"
             )
-        if not np.isfinite(penalty) or penalty < 1:
-            raise InvalidParameter(f"penalty must be a finite number >= 1, got {penalty!r}")
-        return dict(plan, slowdown=float(penalty))
+        return dict(plan, slowdown=check_real("penalty", penalty, at_least=1))
     if strategy != "first_fit":
         plan["coallocation"] = strategy
     plan["network"] = Network(bsbw=bsbw, link_mbps=setup.link_mbps, lslt=lslt, chunk=chunk,
@@ -165,8 +195,20 @@ def run_point(strategy: str, setup: Setup = SECTION6, *, bsbw: float = 500.0,
     share of jobs co-allocated, their mean ``penalty`` (actual / original run time),
     the highest link saturation level reached (``max_link_level``, load over capacity
     right after a start; NaN without links), the co-allocation decisions asked of the
-    module (``module_calls``) and the wall ``seconds``."""
-    if selection not in SELECTION_READINGS:
+    module (``module_calls``) and the wall ``seconds``.
+
+    ``setup`` is a :class:`Setup` (else :class:`~hpcmodels.errors.InvalidType`);
+    ``bsbw`` and ``lslt`` finite numbers >= 0 and ``chunk`` one in [0, 1], checked for
+    every strategy (they are echoed in the row); ``penalty`` a finite number >= 1 (for
+    ``fixed_penalty``); ``seed`` a whole number >= 0; ``debug`` a bool."""
+    if not isinstance(setup, Setup):
+        raise InvalidType(f"setup must be a Setup, got {type(setup).__name__}")
+    bsbw = check_real("bsbw", bsbw, at_least=0)
+    lslt = check_real("lslt", lslt, at_least=0)
+    chunk = check_real("chunk", chunk, at_least=0, at_most=1)
+    seed = check_int("seed", seed, minimum=0)
+    debug = check_bool("debug", debug)
+    if not isinstance(selection, str) or selection not in SELECTION_READINGS:
         raise InvalidParameter(
             f"unknown selection {selection!r}; choose one of {list(SELECTION_READINGS)}"
         )

@@ -38,7 +38,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, check_array, check_int, check_real
+
+MAX_NODES = 2**53
+"""Most nodes of one job: counts stay exact in float64."""
 
 __all__ = [
     "ppbw_from_bsbw",
@@ -51,20 +54,16 @@ __all__ = [
 
 
 def _number(name: str, value, *, low: float = 0.0, strict: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise InvalidParameter(f"{name} must be a number, got {value!r}")
-    v = float(value)
-    if not np.isfinite(v) or v < low or (strict and v == low):
-        bound = f"> {low:g}" if strict else f">= {low:g}"
-        raise InvalidParameter(f"{name} must be finite and {bound}, got {value!r}")
-    return v
+    """A finite real number >= ``low`` (> with ``strict``); bools, strings, None, NaN and
+    inf are an InvalidParameter naming ``name``."""
+    if strict:
+        return check_real(name, value, above=low)
+    return check_real(name, value, at_least=low)
 
 
 def _nodes(name: str, value, low: int) -> int:
-    v = _number(name, value, low=low)
-    if v != int(v):
-        raise InvalidParameter(f"{name} must be a whole number, got {value!r}")
-    return int(v)
+    """A whole number in [``low``, 2**53] (an integral float such as ``4.0`` too)."""
+    return check_int(name, value, minimum=low, maximum=MAX_NODES)
 
 
 @numba.njit(cache=True)
@@ -77,7 +76,9 @@ def demand_kernel(n, total, bsbw):
 
 def ppbw_from_bsbw(bsbw: float, total_nodes: int) -> float:
     """Per-processor bandwidth of a job of ``total_nodes`` whose bisection bandwidth is
-    ``bsbw`` (Eq. 8): ``BSBW 4 (N - 1) / N^2``."""
+    ``bsbw`` (Eq. 8): ``BSBW 4 (N - 1) / N^2``. ``bsbw`` is a finite number >= 0,
+    ``total_nodes`` a whole number in [1, 2**53] (``4.0`` is read as 4); bools and
+    strings are refused."""
     b = _number("bsbw", bsbw)
     n = _nodes("total_nodes", total_nodes, 1)
     return b * 4.0 * (n - 1) / (n * n)
@@ -86,7 +87,8 @@ def ppbw_from_bsbw(bsbw: float, total_nodes: int) -> float:
 def link_demand(local_nodes: int, total_nodes: int, ppbw: float) -> float:
     """Bandwidth a job of ``total_nodes`` nodes, ``local_nodes`` of them on a cluster,
     needs on that cluster's link (Eq. 1): ``n PPBW (N - n) / (N - 1)``; 0 when the job
-    has a single node."""
+    has a single node. Node counts are whole numbers in [0, 2**53] (``total_nodes`` >= 1),
+    ``ppbw`` a finite number >= 0; bools and strings are refused."""
     n_total = _nodes("total_nodes", total_nodes, 1)
     n = _nodes("local_nodes", local_nodes, 0)
     if n > n_total:
@@ -98,20 +100,17 @@ def link_demand(local_nodes: int, total_nodes: int, ppbw: float) -> float:
 
 
 def _matrix(name: str, value, ndim: int) -> np.ndarray:
-    try:
-        a = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidParameter(f"{name} must be numeric, got {value!r}") from None
-    if a.ndim != ndim:
-        raise InvalidParameter(f"{name} must be {ndim}-dimensional, got shape {a.shape}")
-    if not np.all(np.isfinite(a)) or np.any(a < 0):
-        raise InvalidParameter(f"{name} must be finite and >= 0")
-    return a
+    """``value`` as a float array of ``ndim`` dimensions, finite and >= 0 (a list, tuple,
+    NumPy array or DataFrame of numbers; no bools or strings)."""
+    return check_array(name, value, ndim=ndim, at_least=0)
 
 
 def saturation(demand, capacity) -> np.ndarray:
     """Eq. 3 per link: capacity / total demand of the jobs spanning it (inf when none);
-    below 1 the link is saturated."""
+    below 1 the link is saturated.
+
+    ``demand`` (jobs x links) and ``capacity`` (links) are arrays, lists or tuples of
+    finite numbers >= 0 (no bools or strings); else an InvalidParameter naming them."""
     d = _matrix("demand", demand, 2)
     cap = _matrix("capacity", capacity, 1)
     if d.shape[1] != cap.size:
@@ -170,11 +169,21 @@ def allot_bandwidth(demand, capacity) -> np.ndarray:
 
 def slowdown_factors(demand, allotted) -> np.ndarray:
     """Each job's allotted/required bandwidth ratio (Eq. 5): the same on every link it
-    spans; 1 for a job that needs no inter-cluster bandwidth."""
+    spans; 1 for a job that needs no inter-cluster bandwidth.
+
+    ``demand`` and ``allotted`` are 2-D arrays of the same shape (lists, tuples, arrays)
+    of finite numbers >= 0, no entry of ``allotted`` above its ``demand``."""
     d = _matrix("demand", demand, 2)
     a = _matrix("allotted", allotted, 2)
     if a.shape != d.shape:
         raise InvalidParameter(f"allotted has shape {a.shape}, demand {d.shape}")
+    over = a > d * (1 + 1e-12) + 1e-300
+    if over.any():
+        j, i = np.argwhere(over)[0]
+        raise InvalidParameter(
+            f"allotted[{j}, {i}] = {a[j, i]!r} exceeds demand[{j}, {i}] = {d[j, i]!r}: a job "
+            "is never allotted more than it needs (slowdown factors lie in [0, 1])"
+        )
     total = d.sum(axis=1)
     return np.where(total > 0, a.sum(axis=1) / np.where(total > 0, total, 1.0), 1.0)
 

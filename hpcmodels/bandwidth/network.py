@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, check_array, check_bool, check_int, check_real
 
 __all__ = ["Network"]
 
@@ -24,6 +24,12 @@ class Network:
     ``dynamic``: co-allocated jobs slow down with link saturation (the bandwidth-centric
     model, Sections 3.5-3.7); ``False`` keeps the links' bookkeeping (the modules still
     read it) but runs every job at full speed.
+
+    Accepted: ``bsbw`` and ``lslt`` finite numbers >= 0, ``chunk`` and
+    ``compute_fraction`` in [0, 1] (stored as floats); ``link_mbps`` one finite number
+    > 0 or a non-empty list, tuple or array of them (stored as a tuple of floats, so the
+    network stays hashable); ``dynamic`` a bool. Bools as numbers, strings, None, NaN
+    and inf are an :class:`~hpcmodels.errors.InvalidParameter` naming the field.
     """
 
     bsbw: float
@@ -35,31 +41,31 @@ class Network:
 
     def __post_init__(self) -> None:
         for name in ("bsbw", "lslt", "chunk", "compute_fraction"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float | np.number):
-                raise InvalidParameter(f"Network.{name} must be a number, got {value!r}")
-            if not np.isfinite(value) or value < 0:
-                raise InvalidParameter(f"Network.{name} must be finite and >= 0, got {value!r}")
-        for name in ("chunk", "compute_fraction"):
-            if getattr(self, name) > 1:
+            at_most = 1 if name in ("chunk", "compute_fraction") else None
+            value = check_real(f"Network.{name}", getattr(self, name), at_least=0, at_most=at_most)
+            object.__setattr__(self, name, value)
+        links = self.link_mbps
+        if isinstance(links, bool) or not isinstance(links, int | float | np.number):
+            array = check_array("Network.link_mbps", links, ndim=1)
+            if array.size == 0 or np.any(array <= 0):
                 raise InvalidParameter(
-                    f"Network.{name} must be in [0, 1], got {getattr(self, name)!r}"
+                    f"Network.link_mbps must be finite and > 0, got {self.link_mbps!r}"
                 )
-        links = np.atleast_1d(np.asarray(self.link_mbps, dtype=float))
-        if (
-            links.ndim != 1
-            or links.size == 0
-            or not np.all(np.isfinite(links))
-            or np.any(links <= 0)
-        ):
-            raise InvalidParameter(
-                f"Network.link_mbps must be finite and > 0, got {self.link_mbps!r}"
-            )
-        if not isinstance(self.dynamic, bool):
-            raise InvalidParameter(f"Network.dynamic must be True or False, got {self.dynamic!r}")
+            links = tuple(array.tolist())  # a list becomes a tuple: the network stays hashable
+        else:
+            try:
+                links = check_real("Network.link_mbps", links, above=0)
+            except InvalidParameter:
+                raise InvalidParameter(
+                    f"Network.link_mbps must be finite and > 0, got {self.link_mbps!r}"
+                ) from None
+        object.__setattr__(self, "link_mbps", links)
+        object.__setattr__(self, "dynamic", check_bool("Network.dynamic", self.dynamic))
 
     def link_capacities(self, clusters: int) -> np.ndarray:
-        """Capacity of each of ``clusters`` links (Mbps)."""
+        """Capacity of each of ``clusters`` links (Mbps); ``clusters`` is a whole number
+        >= 1."""
+        clusters = check_int("clusters", clusters, minimum=1)
         links = np.atleast_1d(np.asarray(self.link_mbps, dtype=float))
         if links.size == 1:
             return np.full(clusters, links[0])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, InvalidType, check_real
 
 __all__ = ["Residual", "start_residual", "advance_residuals"]
 
@@ -33,6 +33,14 @@ class Residual:
     tc: float
     sd: float = 1.0
 
+    def __post_init__(self) -> None:
+        """``tp`` and ``tc`` finite numbers >= 0, ``sd`` in (0, 1] (stored as floats);
+        bools, strings, NaN and inf are an InvalidParameter naming the field."""
+        for name in ("tp", "tc"):
+            object.__setattr__(self, name, check_real(f"Residual.{name}", getattr(self, name),
+                                                      at_least=0))  # fmt: skip
+        object.__setattr__(self, "sd", check_real("Residual.sd", self.sd, above=0, at_most=1))
+
     @property
     def te(self) -> float:
         """Residual execution time ``T_E^R = T_P^R + T_C^R`` (Eq. 6)."""
@@ -40,19 +48,21 @@ class Residual:
 
 
 def start_residual(execution_time: float, compute_fraction: float) -> Residual:
-    """A job's residual times when it starts: its profile at full speed."""
-    if not execution_time >= 0 or not 0 <= compute_fraction <= 1:
-        raise InvalidParameter(
-            f"need execution_time >= 0 and compute_fraction in [0, 1], got "
-            f"{execution_time!r}, {compute_fraction!r}"
-        )
-    k = compute_fraction
+    """A job's residual times when it starts: its profile at full speed.
+    ``execution_time`` is a finite number >= 0, ``compute_fraction`` one in [0, 1]."""
+    execution_time = check_real("execution_time", execution_time, at_least=0)
+    k = check_real("compute_fraction", compute_fraction, at_least=0, at_most=1)
     return Residual(k * execution_time, (1 - k) * execution_time)
 
 
 def advance_residuals(r: Residual, dt: float, sd: float) -> Residual:
     """Eqs. 6-7: ``dt`` seconds after the last change (``dt`` <= ``r.te``), the slowdown
-    factor becomes ``sd`` (in (0, 1])."""
+    factor becomes ``sd`` (in (0, 1]). ``r`` is a :class:`Residual` (else
+    :class:`~hpcmodels.errors.InvalidType`); ``dt`` and ``sd`` finite numbers."""
+    if not isinstance(r, Residual):
+        raise InvalidType(f"r must be a Residual, got {r!r:.80}")
+    dt = check_real("dt", dt, at_least=0)
+    sd = check_real("sd", sd, above=0, at_most=1)
     if not 0 <= dt <= r.te * (1 + 1e-12) or not 0 < sd <= 1:
         raise InvalidParameter(
             f"need 0 <= dt <= {r.te!r} and 0 < sd <= 1, got dt={dt!r}, sd={sd!r}"
