@@ -35,8 +35,8 @@ import numba
 import numpy as np
 
 from ..equality import ByValue
-from ..errors import InvalidParameter
-from .mmm import _erlang_c_and_slope
+from ..errors import InvalidParameter, InvalidType, check_array, check_int, check_real
+from .mmm import MAX_SERVERS, _erlang_c_and_slope
 from .slack import Slack, _laplace, as_slack
 
 __all__ = [
@@ -68,15 +68,25 @@ def validate_system(nodes, rates, arrival_rate: float | None = None):
     Returns ``(m, u)`` as an int64 and a float64 array. Raises ``ValueError`` naming the
     offending field and value, including for an unstable system
     (``arrival_rate >= sum m_i u_i``).
+
+    ``nodes`` and ``rates`` are numbers or 1-D sequences of them (list, tuple, array,
+    Series, generator); ``nodes`` whole numbers in [1, 10**9] (``4.0`` is read as 4),
+    ``rates`` finite and > 0; ``arrival_rate`` a finite number > 0. Bools, strings,
+    None, dicts, NaN and inf are an :class:`~hpcmodels.errors.InvalidParameter`.
     """
-    m_raw = np.atleast_1d(np.asarray(nodes))
-    u = np.atleast_1d(np.asarray(rates, dtype=float))
+    m_raw = np.atleast_1d(check_array("nodes", nodes, finite=False))
+    u = np.atleast_1d(check_array("rates", rates, finite=False))
     if m_raw.ndim != 1 or m_raw.size == 0:
         raise InvalidParameter("nodes must be a non-empty 1-D sequence of cluster sizes")
     if u.shape != m_raw.shape:
         raise InvalidParameter(f"nodes has {m_raw.size} clusters but rates has {u.size}")
-    if not np.all(np.isfinite(m_raw.astype(float))) or np.any(m_raw != np.round(m_raw)):
+    if not np.all(np.isfinite(m_raw)) or np.any(m_raw != np.round(m_raw)):
         raise InvalidParameter(f"nodes must be whole numbers, got {m_raw.tolist()}")
+    if np.any(m_raw > MAX_SERVERS):
+        i = int(np.argmax(m_raw))
+        raise InvalidParameter(
+            f"nodes must be <= {MAX_SERVERS}, cluster {i} has nodes={m_raw[i]:g}"
+        )
     m = m_raw.astype(np.int64)
     if np.any(m < 1):
         i = int(np.argmin(m))
@@ -85,16 +95,21 @@ def validate_system(nodes, rates, arrival_rate: float | None = None):
         i = int(np.argmin(np.where(np.isfinite(u), u, -np.inf)))
         raise InvalidParameter(f"rates must be finite and > 0, cluster {i} has rate={u[i]}")
     if arrival_rate is not None:
-        lam = float(arrival_rate)
+        lam = check_real("arrival_rate", arrival_rate, above=0)
         capacity = float(np.sum(m * u))
-        if not np.isfinite(lam) or lam <= 0:
-            raise InvalidParameter(f"arrival_rate must be finite and > 0, got {arrival_rate!r}")
         if lam >= capacity:
             raise InvalidParameter(
                 f"unstable system: arrival_rate {lam:g} >= saturation rate "
                 f"sum(m_i u_i) = {capacity:g} (workload {lam / capacity:g} >= 1)"
             )
     return m, u
+
+
+def _system(nodes, rates, arrival_rate):
+    """``(m, u, lambda)`` of a stable system; ``arrival_rate`` is required (not None)."""
+    lam = check_real("arrival_rate", arrival_rate, above=0)
+    m, u = validate_system(nodes, rates, lam)
+    return m, u, lam
 
 
 def saturation_rate(nodes, rates) -> float:
@@ -104,7 +119,7 @@ def saturation_rate(nodes, rates) -> float:
 
 
 def _validate_fractions(fractions, m, u, lam) -> np.ndarray:
-    a = np.asarray(fractions, dtype=float)
+    a = check_array("fractions", fractions, finite=False)
     if a.shape != m.shape:
         raise InvalidParameter(f"fractions has {a.size} entries for {m.size} clusters")
     if not np.all(np.isfinite(a)) or np.any(a < 0):
@@ -285,8 +300,8 @@ def ort_allocation(nodes, rates, arrival_rate, *, method: str = "exact") -> np.n
     ``u_i`` (jobs/s), ``arrival_rate`` the total ``lambda``. ``method`` is ``"exact"``
     or ``"algorithm1"`` (the published bisection with its tolerances).
     """
-    m, u = validate_system(nodes, rates, arrival_rate)
-    return _allocate(ORT, m, u, float(arrival_rate), _NO_SLACK, method)
+    m, u, lam = _system(nodes, rates, arrival_rate)
+    return _allocate(ORT, m, u, lam, _NO_SLACK, method)
 
 
 def omr_allocation(
@@ -307,9 +322,9 @@ def omr_allocation(
     ``alpha_i lambda < m_i u_i`` of the paper's constraint set; we then return the
     fraction at ``(1 - 1e-12) m_i u_i``, a cluster that is stable only on paper.
     """
-    m, u = validate_system(nodes, rates, arrival_rate)
+    m, u, lam = _system(nodes, rates, arrival_rate)
     packed = as_slack(slack).packed()
-    return _allocate(OMR, m, u, float(arrival_rate), packed, method)
+    return _allocate(OMR, m, u, lam, packed, method)
 
 
 def _allocate(objective, m, u, lam, packed, method) -> np.ndarray:
@@ -319,6 +334,20 @@ def _allocate(objective, m, u, lam, packed, method) -> np.ndarray:
     if method == "algorithm1":
         return algorithm1(objective, m, u, lam, packed).fractions
     raise InvalidParameter(f"unknown method {method!r}; use 'exact' or 'algorithm1'")
+
+
+def _packed(packed):
+    """A slack's packed form from a packed triple, a slack object or a ``(lo, hi)`` pair."""
+    if isinstance(packed, tuple) and len(packed) == 3 and packed[0] in (0, 1) \
+            and isinstance(packed[1], np.ndarray):  # fmt: skip
+        return packed
+    try:
+        return as_slack(packed).packed()
+    except InvalidParameter:
+        raise InvalidType(
+            "packed must be a slack's packed form (kind, values, weights), a UniformSlack or "
+            f"SpikeSlack, or a (lo, hi) pair, got {packed!r:.80}"
+        ) from None
 
 
 @dataclass(frozen=True, eq=False)
@@ -361,9 +390,26 @@ def algorithm1(
     * both bisections also stop when their interval can no longer be halved in
       floating point; the printed loops would never end when a tolerance is out of
       reach. The outer one then returns ``converged=False`` with the last fractions.
+
+    Input: ``objective`` 0 (ORT) or 1 (OMR); ``m``, ``u`` and ``lam`` as ``nodes``,
+    ``rates`` and ``arrival_rate`` of :func:`validate_system` (a stable system);
+    ``packed`` a slack's packed form ``(kind, values, weights)``, a ``UniformSlack`` or
+    ``SpikeSlack``, or a ``(lo, hi)`` pair; ``v_valve`` and ``alpha_valve`` finite
+    numbers > 0, ``xi`` in (0, 1), ``max_outer`` a whole number >= 1.
     """
-    m = np.asarray(m, dtype=np.int64)
-    u = np.asarray(u, dtype=float)
+    if isinstance(objective, bool) or objective not in (ORT, OMR):
+        raise InvalidParameter(f"objective must be 0 (ORT) or 1 (OMR), got {objective!r}")
+    try:
+        m, u, lam = _system(m, u, lam)
+    except InvalidParameter as err:
+        raise InvalidParameter(f"algorithm1 needs a stable system (m, u, lam): {err}") from None
+    packed = _packed(packed)
+    v_valve = check_real("v_valve", v_valve, above=0)
+    alpha_valve = check_real("alpha_valve", alpha_valve, above=0)
+    xi = check_real("xi", xi, above=0)
+    if xi >= 1:
+        raise InvalidParameter(f"xi must lie in (0, 1), got {xi!r}")
+    max_outer = check_int("max_outer", max_outer, minimum=1)
     amax = np.minimum(1.0, (1.0 - _STABILITY_MARGIN) * m * u / lam)
 
     def g(i: int, alpha: float) -> float:
@@ -422,25 +468,27 @@ def _cluster_costs(objective, m, u, rates_x, packed) -> np.ndarray:
 
 def cluster_response_times(nodes, rates, arrival_rate, fractions) -> np.ndarray:
     """``R_i`` of every cluster under the given fractions (Eq. 9)."""
-    m, u = validate_system(nodes, rates, arrival_rate)
-    a = _validate_fractions(fractions, m, u, float(arrival_rate))
-    return _cluster_costs(ORT, m, u, a * float(arrival_rate), _NO_SLACK)
+    m, u, lam = _system(nodes, rates, arrival_rate)
+    a = _validate_fractions(fractions, m, u, lam)
+    return _cluster_costs(ORT, m, u, a * lam, _NO_SLACK)
 
 
 def cluster_miss_rates(nodes, rates, arrival_rate, fractions, slack=(0.0, 30.0)) -> np.ndarray:
     """``MR_i`` of every cluster under the given fractions (Eqs. 16, 19)."""
-    m, u = validate_system(nodes, rates, arrival_rate)
-    a = _validate_fractions(fractions, m, u, float(arrival_rate))
-    return _cluster_costs(OMR, m, u, a * float(arrival_rate), as_slack(slack).packed())
+    m, u, lam = _system(nodes, rates, arrival_rate)
+    a = _validate_fractions(fractions, m, u, lam)
+    return _cluster_costs(OMR, m, u, a * lam, as_slack(slack).packed())
 
 
 def mean_response_time_of(nodes, rates, arrival_rate, fractions) -> float:
     """Mean response time of the whole stream, ``R = sum alpha_i R_i`` (Eq. 10)."""
+    fractions = check_array("fractions", fractions, finite=False)  # a generator is read once
     r = cluster_response_times(nodes, rates, arrival_rate, fractions)
-    return float(np.dot(np.asarray(fractions, float), r))
+    return float(np.dot(fractions, r))
 
 
 def mean_miss_rate_of(nodes, rates, arrival_rate, fractions, slack=(0.0, 30.0)) -> float:
     """Mean miss rate of the whole stream, ``MR = sum alpha_i MR_i`` (Eq. 17)."""
+    fractions = check_array("fractions", fractions, finite=False)  # a generator is read once
     mr = cluster_miss_rates(nodes, rates, arrival_rate, fractions, slack)
-    return float(np.dot(np.asarray(fractions, float), mr))
+    return float(np.dot(fractions, mr))

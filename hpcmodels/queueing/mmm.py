@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..errors import InvalidParameter, check_int, check_real
+from ..errors import InvalidParameter, check_array, check_int, check_real
 
 __all__ = [
     "MAX_SERVERS",
@@ -125,11 +125,13 @@ def mean_response_time(servers: int, rate: float, arrival_rate: float) -> float:
 
 
 def waiting_time_cdf(servers: int, rate: float, arrival_rate: float, x) -> np.ndarray | float:
-    """``P(W <= x) = 1 - C exp(-(m u - lambda) x)`` for ``x >= 0`` (He 2006, Eq. 14)."""
+    """``P(W <= x) = 1 - C exp(-(m u - lambda) x)`` for ``x >= 0`` (He 2006, Eq. 14).
+    ``x`` is a number or a sequence (list, tuple, array, generator) of numbers >= 0 (inf
+    gives 1; NaN, bools and strings are refused)."""
     m, u, lam = _stable_queue(servers, rate, arrival_rate)
     c = float(_erlang_c(m, lam / u))
-    x_arr = np.asarray(x, dtype=float)
-    if np.any(x_arr < 0):
-        raise InvalidParameter("waiting-time thresholds x must be >= 0")
+    x_arr = check_array("waiting-time thresholds x", x, finite=False)
+    if np.any(np.isnan(x_arr)) or np.any(x_arr < 0):
+        raise InvalidParameter(f"waiting-time thresholds x must be >= 0 (not NaN), got {x!r:.80}")
     out = 1.0 - c * np.exp(-(m * u - lam) * x_arr)
     return float(out) if out.ndim == 0 else out

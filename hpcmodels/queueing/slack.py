@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..errors import InvalidParameter, check_real
+from ..errors import InvalidParameter, check_array, check_real
 
 __all__ = ["UniformSlack", "SpikeSlack", "as_slack"]
 
@@ -50,18 +50,18 @@ class UniformSlack:
 
 @dataclass(frozen=True)
 class SpikeSlack:
-    """q-spike slack: value ``values[j]`` with probability ``weights[j]`` (He 2006, Eq. 1)."""
+    """q-spike slack: value ``values[j]`` with probability ``weights[j]`` (He 2006, Eq. 1).
+
+    ``values`` and ``weights`` are equally long non-empty sequences (list, tuple, array,
+    generator) of numbers, not bools or strings: values finite and >= 0, weights >= 0
+    summing to 1. Both are stored as tuples of floats."""
 
     values: tuple[float, ...]
     weights: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        try:
-            v = np.asarray(self.values, float)
-            w = np.asarray(self.weights, float)
-        except (TypeError, ValueError):
-            raise InvalidParameter(f"spike slack values and weights must be numbers, "
-                                   f"got {self.values!r} and {self.weights!r}") from None  # fmt: skip
+        v = check_array("spike slack values", self.values, finite=False)
+        w = check_array("spike slack weights", self.weights, finite=False)
         if v.ndim != 1 or v.size == 0 or v.shape != w.shape:
             raise InvalidParameter(
                 "spike slack needs equally many values and weights (at least one)"
@@ -70,6 +70,9 @@ class SpikeSlack:
             raise InvalidParameter(f"spike slack values must be finite and >= 0, got {self.values}")
         if not np.all(np.isfinite(w)) or np.any(w < 0) or abs(w.sum() - 1.0) > 1e-9:
             raise InvalidParameter(f"spike weights must be >= 0 and sum to 1, got {self.weights}")
+        # stored as tuples of floats: the slack stays hashable (a list was not)
+        object.__setattr__(self, "values", tuple(v.tolist()))
+        object.__setattr__(self, "weights", tuple(w.tolist()))
 
     def packed(self) -> tuple[int, np.ndarray, np.ndarray]:
         return SPIKES, np.asarray(self.values, float), np.asarray(self.weights, float)
@@ -82,9 +85,12 @@ Slack = UniformSlack | SpikeSlack
 
 
 def as_slack(slack: Slack | tuple[float, float]) -> Slack:
-    """Accept a slack object or a ``(lo, hi)`` pair meaning uniform slack."""
+    """Accept a slack object or a ``(lo, hi)`` pair (tuple, list or array) meaning uniform
+    slack; a string, dict, None or anything else is an InvalidParameter naming slack."""
     if isinstance(slack, UniformSlack | SpikeSlack):
         return slack
+    if isinstance(slack, str | bytes | dict):
+        raise InvalidParameter(f"slack must be (lo, hi), UniformSlack or SpikeSlack, got {slack!r}")
     try:
         lo, hi = slack
     except (TypeError, ValueError):
