@@ -231,10 +231,15 @@ def test_split_wide_jobs_rejects_a_bad_frame(frame, match):
 # ---------------------------------------------------------------- scale_to_loading
 
 
-@pytest.mark.parametrize("runtime", [0.0, NAN, -5.0])
+@pytest.mark.parametrize("runtime", [0.0, NAN])
 def test_scale_to_loading_needs_positive_total_work(runtime):
     with pytest.raises(InvalidParameter, match=r"total work .* must be > 0"):
         scale_to_loading(SWF.assign(runtime=runtime), 8, 0.5)
+
+
+def test_scale_to_loading_names_a_negative_runtime():
+    with pytest.raises(InvalidParameter, match=r"frame column 'runtime'.* >= 0"):
+        scale_to_loading(SWF.assign(runtime=-5.0), 8, 0.5)
 
 
 @pytest.mark.parametrize("total", [NAN, INF, 2.5, "8", None, 0])

@@ -13,14 +13,29 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, InvalidType, check_frame
 
 __all__ = ["FILTERS", "positive_runtime_and_procs", "completed_only", "apply_filter", "processors"]
 
 
+def _frame(frame, *columns: str) -> None:
+    """``frame`` must be a DataFrame holding ``columns``, each numeric (not bools or
+    strings); else InvalidParameter (InvalidType for a non-frame) naming it."""
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidType(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    check_frame("frame", frame, columns)
+    for column in columns:
+        if frame[column].dtype.kind not in "iuf":
+            raise InvalidParameter(f"frame column {column!r} must hold numbers, "
+                                   f"not {frame[column].dtype}")  # fmt: skip
+
+
 def processors(frame: pd.DataFrame) -> pd.Series:
     """Allocated processors, falling back to requested ones where unknown (when the
-    frame has a ``req_procs`` column)."""
+    frame has a ``req_procs`` column). ``frame`` is a DataFrame with a numeric ``procs``
+    column (every function here checks its frame the same way)."""
+    _frame(frame, "procs", *(["req_procs"] if isinstance(frame, pd.DataFrame)
+                              and "req_procs" in frame else []))  # fmt: skip
     if "req_procs" not in frame:
         return frame["procs"]
     return frame["procs"].fillna(frame["req_procs"])
@@ -29,6 +44,7 @@ def processors(frame: pd.DataFrame) -> pd.Series:
 def positive_runtime_and_procs(frame: pd.DataFrame) -> pd.DataFrame:
     """Jobs with runtime > 0 and processors > 0 (Shih 2013); ``procs`` is filled from
     ``req_procs`` where it was unknown."""
+    _frame(frame, "runtime", "procs")
     procs = processors(frame)
     keep = (frame["runtime"] > 0) & (procs > 0)
     out = frame.loc[keep].copy()
@@ -38,6 +54,7 @@ def positive_runtime_and_procs(frame: pd.DataFrame) -> pd.DataFrame:
 
 def completed_only(frame: pd.DataFrame) -> pd.DataFrame:
     """Jobs whose status is 1, "completed" (Huang & Chang 2006)."""
+    _frame(frame, "status")
     return _renumbered(frame.loc[frame["status"] == 1].copy(), frame, "completed_only")
 
 
@@ -58,6 +75,6 @@ FILTERS = {
 
 def apply_filter(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Apply a filter by name (``"shih2013"``, ``"huang2006"`` or the function names)."""
-    if name not in FILTERS:
-        raise InvalidParameter(f"unknown filter {name!r}; choose one of {sorted(FILTERS)}")
+    if not isinstance(name, str) or name not in FILTERS:
+        raise InvalidParameter(f"unknown filter name {name!r}; choose one of {sorted(FILTERS)}")
     return FILTERS[name](frame)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, check_int, check_real
+from ..errors import InvalidParameter, InvalidType, check_bool, check_int, check_real
 from .clean import processors
 
 __all__ = [
@@ -42,13 +42,41 @@ def _rng(seed: int | np.random.Generator) -> np.random.Generator:
     return np.random.default_rng(check_int("seed", seed, minimum=0))
 
 
-def _check_frame(frame: pd.DataFrame, *columns: str) -> None:
+def _check_frame(frame: pd.DataFrame, *columns: str, name: str = "frame") -> None:
     """``frame`` must be a DataFrame with ``columns`` (else InvalidParameter)."""
     if not isinstance(frame, pd.DataFrame):
-        raise InvalidParameter(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+        raise InvalidType(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame]
     if missing:
-        raise InvalidParameter(f"frame lacks column(s) {missing}")
+        raise InvalidParameter(f"{name} lacks column(s) {missing}")
+
+
+def _numbers(frame: pd.DataFrame, column: str, *, at_least: float | None = None,
+             whole: bool = False, finite: bool = True) -> np.ndarray:  # fmt: skip
+    """``frame[column]`` as float64, NaN allowed (unknown, as in SWF) unless ``finite``;
+    bools, strings and infinite values are an InvalidParameter naming the column."""
+    values = frame[column]
+    if values.dtype.kind not in "iuf":
+        what = "bools" if values.dtype.kind == "b" else f"dtype {values.dtype}"
+        raise InvalidParameter(f"frame column {column!r} must hold numbers, not {what}")
+    x = values.to_numpy(dtype=float)
+    known = ~np.isnan(x)
+    bad = np.isinf(x) | (np.isnan(x) if finite else False)
+    if at_least is not None:
+        bad |= known & (x < at_least)
+    if whole:
+        bad |= known & ((x != np.round(x)) | (np.abs(x) > 2**53))
+    if bad.any():
+        i = int(np.argmax(bad))
+        rule = (
+            ("finite" if finite else "finite or NaN (unknown)")
+            + (f", >= {at_least:g}" if at_least is not None else "")
+            + (", a whole number <= 2**53" if whole else "")
+        )
+        raise InvalidParameter(
+            f"frame column {column!r}: row {frame.index[i]!r} has {x[i]!r} (must be {rule})"
+        )
+    return x
 
 
 def merge_logs(frames: Sequence[pd.DataFrame], *, align: bool = True) -> pd.DataFrame:
@@ -57,9 +85,22 @@ def merge_logs(frames: Sequence[pd.DataFrame], *, align: bool = True) -> pd.Data
     With ``align`` the submit times are shifted by each log's ``UnixStartTime`` header
     (relative to the earliest), so that jobs keep their real order across sites; a
     ``site`` column (0, 1, ...) records the source, and jobs are renumbered 1..N.
+
+    ``frames`` is a list, tuple or any other iterable (a generator is read once) of
+    DataFrames with a numeric ``submit`` column; a single DataFrame, a dict, a string or
+    ``None`` is an :class:`~hpcmodels.errors.InvalidType`. ``align`` is a bool.
     """
+    if isinstance(frames, pd.DataFrame | str | bytes | dict) or not isinstance(frames, Iterable):
+        raise InvalidType(
+            f"frames must be a list of DataFrames (one per log), got {type(frames).__name__}"
+        )
+    frames = list(frames)
+    align = check_bool("align", align)
     if not frames:
-        raise InvalidParameter("merge_logs needs at least one log")
+        raise InvalidParameter("frames is empty: merge_logs needs at least one log")
+    for i, frame in enumerate(frames):
+        _check_frame(frame, "submit", name=f"frames[{i}]")
+        _numbers(frame, "submit")
     starts = [f.attrs.get("UnixStartTime") for f in frames]
     if align and any(s is None for s in starts):
         missing = [i for i, s in enumerate(starts) if s is None]
@@ -86,26 +127,31 @@ def split_wide_jobs(frame: pd.DataFrame, max_procs: int) -> pd.DataFrame:
     submit time and runtime. ``split_from`` keeps the original job number.
 
     ``max_procs`` is a whole number >= 1 (``8192.0`` is read as 8192); ``frame`` needs
-    ``job`` and ``procs`` columns (``req_procs`` fills unknown ``procs`` when present).
+    ``job`` and ``procs`` columns (``req_procs`` fills unknown ``procs`` when present);
+    processor counts are whole numbers in [1, 2**53] (no bools, strings, 2.5 or inf).
     """
     max_procs = check_int("max_procs", max_procs, minimum=1)
     _check_frame(frame, "job", "procs")
-    procs = processors(frame).to_numpy()
+    for column in ("procs", "req_procs"):
+        if column in frame:
+            _numbers(frame, column, at_least=1, whole=True, finite=False)
+    procs = processors(frame).to_numpy(dtype=float)
     if np.isnan(procs).any():
         raise InvalidParameter(
             "split_wide_jobs needs known processor counts (apply a filter first)"
         )
-    full, rest = np.divmod(procs.astype(np.int64), max_procs)
-    pieces = np.where(procs <= max_procs, 1, full + (rest > 0))
+    limit = min(max_procs, 2**53)  # counts are <= 2**53: a larger width splits nothing
+    full, rest = np.divmod(procs.astype(np.int64), limit)
+    pieces = np.where(procs <= limit, 1, full + (rest > 0))
     out = frame.loc[frame.index.repeat(pieces)].copy()
     out["split_from"] = out["job"].to_numpy()
-    # piece k of a job: max_procs for the full ones, the remainder for the last one
+    # piece k of a job: limit for the full ones, the remainder for the last one
     first = np.repeat(np.cumsum(pieces) - pieces, pieces)
     k = np.arange(len(out)) - first
     width = np.repeat(procs, pieces)
-    last_width = np.where(np.repeat(rest, pieces) > 0, np.repeat(rest, pieces), max_procs)
+    last_width = np.where(np.repeat(rest, pieces) > 0, np.repeat(rest, pieces), limit)
     is_last = k == np.repeat(pieces, pieces) - 1
-    out["procs"] = np.where(width <= max_procs, width, np.where(is_last, last_width, max_procs))
+    out["procs"] = np.where(width <= limit, width, np.where(is_last, last_width, limit))
     if "req_procs" in out:
         out["req_procs"] = out["procs"]
     out = out.reset_index(drop=True)
@@ -116,7 +162,18 @@ def split_wide_jobs(frame: pd.DataFrame, max_procs: int) -> pd.DataFrame:
 
 def queue_to_site(frame: pd.DataFrame, mapping: Mapping[int, int]) -> pd.DataFrame:
     """Add a ``site`` column from the SWF queue number (e.g. SDSC SP2 queues 1-5 to sites
-    0-4). Jobs of an unmapped queue are an error that names the queues and counts."""
+    0-4). Jobs of an unmapped queue are an error that names the queues and counts.
+
+    ``frame`` is a DataFrame with a ``queue`` column; ``mapping`` a dict (any Mapping) or
+    a pandas Series from queue to site, each site a whole number >= 0 (``1.0`` is read
+    as 1); anything else is an :class:`~hpcmodels.errors.InvalidParameter` naming it."""
+    _check_frame(frame, "queue")
+    if isinstance(mapping, pd.Series):
+        mapping = mapping.to_dict()
+    if not isinstance(mapping, Mapping):
+        raise InvalidType(f"mapping must be a dict from queue to site, got {mapping!r:.80}")
+    mapping = {q: check_int(f"mapping[{q!r}]", s, minimum=0, maximum=2**62)
+               for q, s in mapping.items()}  # fmt: skip
     site = frame["queue"].map(mapping)
     if site.isna().any():
         counts = frame.loc[site.isna(), "queue"].value_counts(dropna=False).to_dict()
@@ -128,12 +185,22 @@ def queue_to_site(frame: pd.DataFrame, mapping: Mapping[int, int]) -> pd.DataFra
 
 def scale_runtimes(frame: pd.DataFrame, factor: float) -> pd.DataFrame:
     """Multiply runtimes (and requested times and estimates, if present) by ``factor``:
-    Huang 2006's load factor, or the SL scaling of Shih 2013."""
-    if not np.isfinite(factor) or factor <= 0:
-        raise InvalidParameter(f"runtime factor must be > 0, got {factor!r}")
+    Huang 2006's load factor, or the SL scaling of Shih 2013.
+
+    ``frame`` is a DataFrame (its time columns numeric); ``factor`` a finite number > 0
+    (bools and strings are refused) that keeps every scaled time finite."""
+    factor = check_real("runtime factor", factor, above=0)
+    _check_frame(frame)
     out = frame.copy()
     for column in ("runtime", "req_time", "estimate"):
         if column in out:
+            x = _numbers(frame, column, finite=False)
+            with np.errstate(over="ignore"):
+                scaled = x * factor
+            if np.any(np.isinf(scaled)):
+                raise InvalidParameter(
+                    f"runtime factor {factor!r} makes frame column {column!r} overflow"
+                )
             out[column] = out[column] * factor
     out.attrs = {**frame.attrs, "runtime_factor": frame.attrs.get("runtime_factor", 1.0) * factor}
     return out
@@ -144,9 +211,15 @@ def system_loading(frame: pd.DataFrame, total_processors: int) -> float:
     divided by the system service rate (the total number of processors).
 
     ``total_processors`` is a whole number >= 1. Jobs of unknown runtime or processor
-    count (NaN) add no work."""
+    count (NaN) add no work; submit times must be finite numbers, runtimes and processor
+    counts finite and >= 0 (processor counts whole), never bools or strings."""
     total_processors = check_int("total_processors", total_processors, minimum=1)
     _check_frame(frame, "submit", "runtime", "procs")
+    _numbers(frame, "submit")
+    _numbers(frame, "runtime", at_least=0, finite=False)
+    for column in ("procs", "req_procs"):
+        if column in frame:
+            _numbers(frame, column, at_least=0, whole=True, finite=False)
     if len(frame) < 2:
         raise InvalidParameter("system loading needs at least two jobs")
     work = float((frame["runtime"] * processors(frame)).sum())
@@ -206,12 +279,13 @@ def speed_vectors(
     real root, or a speed is not positive, the whole vector is drawn again.
     Returns an array of shape ``(n_vectors, m)``.
 
-    ``nodes`` are whole numbers >= 1 (at least two), ``n_vectors`` >= 0 and
+    ``nodes`` are whole numbers >= 1 (at least two; any iterable, a generator is read
+    once; not a string or a dict), ``n_vectors`` >= 0 (at most ``10**8`` numbers in all) and
     ``max_tries`` >= 1 whole numbers, ``seed`` a whole number >= 0 or a Generator;
     integral floats such as ``4.0`` are read as ints. Bad input is an
     ``InvalidParameter``, raised before any draw.
     """
-    if isinstance(nodes, str) or not isinstance(nodes, Iterable):
+    if isinstance(nodes, str | bytes | dict) or not isinstance(nodes, Iterable):
         raise InvalidParameter(f"nodes must be a sequence of processor counts, got {nodes!r}")
     counts = [check_int(f"nodes[{i}]", v, minimum=1) for i, v in enumerate(nodes)]
     if len(counts) < 2:
@@ -219,7 +293,7 @@ def speed_vectors(
     m_nodes = np.asarray(counts, dtype=float)
     m = m_nodes.size
     sh = check_real("speed heterogeneity SH", sh, at_least=0)
-    n_vectors = check_int("n_vectors", n_vectors, minimum=0)
+    n_vectors = check_int("n_vectors", n_vectors, minimum=0, maximum=10**8 // m)
     max_tries = check_int("max_tries", max_tries, minimum=1)
     rng = _rng(seed)
     if sh == 0:
@@ -245,9 +319,17 @@ def estimate_inaccuracy(
 ) -> pd.DataFrame:
     """Runtime estimates by the f-model (Shih 2013, Eqs. 7-8): with probability 1/2 an
     over-estimate ``runtime x U(1, f)``, else an under-estimate ``runtime x U(1/f, 1)``.
-    The result is the ``estimate`` column; ``factor = 1`` gives exact estimates."""
-    if not np.isfinite(factor) or factor < 1:
-        raise InvalidParameter(f"inaccuracy factor must be >= 1, got {factor!r}")
+    The result is the ``estimate`` column; ``factor = 1`` gives exact estimates.
+
+    ``frame`` is a DataFrame with a numeric ``runtime`` column; ``factor`` a finite
+    number >= 1 small enough that every estimate stays finite; ``seed`` a whole number
+    >= 0 or a Generator. Bools and strings are refused."""
+    factor = check_real("inaccuracy factor", factor, at_least=1)
+    _check_frame(frame, "runtime")
+    runtime = _numbers(frame, "runtime", at_least=0, finite=False)
+    with np.errstate(over="ignore"):
+        if np.any(np.isinf(runtime * factor)):
+            raise InvalidParameter(f"inaccuracy factor {factor!r} makes estimates overflow")
     rng = _rng(seed)
     n = len(frame)
     over = rng.random(n) < 0.5
@@ -260,7 +342,9 @@ def estimate_inaccuracy(
 
 def queue_summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Per queue: jobs, maximum and mean runtime, maximum and mean processors (the
-    columns of Huang & Chang 2006 Table 1)."""
+    columns of Huang & Chang 2006 Table 1). ``frame`` is a DataFrame with ``queue``,
+    ``runtime`` and ``procs`` columns."""
+    _check_frame(frame, "queue", "runtime", "procs")
     procs = processors(frame)
     grouped = frame.assign(_procs=procs).groupby("queue")
     table = pd.DataFrame(

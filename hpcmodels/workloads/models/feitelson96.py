@@ -82,7 +82,7 @@ import pandas as pd
 
 from hpcmodels.workloads.swf import swf_frame
 
-from ...errors import InvalidParameter
+from ...errors import InvalidParameter, check_frame
 
 __all__ = [
     "Feitelson96Params",
@@ -103,9 +103,11 @@ RECONSTRUCTION_NOTE = (
 _UNIFORMS_PER_JOB = 5  # gap, size, branch, runtime, run length (spec §6 step 2)
 
 
-def _check_positive_int(name: str, value: object) -> int:
+def _check_positive_int(name: str, value: object, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
         raise InvalidParameter(f"{name} must be an integer >= 1, got {value!r}")
+    if maximum is not None and value > maximum:
+        raise InvalidParameter(f"{name} must be an integer <= {maximum}, got {value!r}")
     return int(value)
 
 
@@ -309,9 +311,10 @@ def feitelson96(
 
     Parameters
     ----------
-    n_jobs : number of SWF records (executions, repetitions included), >= 1.
-    machine_size : N, processors of the machine (spec §8 default 128), >= 1.
-    seed : seed of ``numpy.random.default_rng``; same seed → identical output.
+    n_jobs : number of SWF records (executions, repetitions included), 1 ... 10**9.
+    machine_size : N, processors of the machine (spec §8 default 128), 1 ... 2**31 - 1.
+    seed : seed of ``numpy.random.default_rng`` (a whole number >= 0, or a sequence of
+        them as numpy allows; not a bool or string); same seed → identical output.
     load : target offered load ρ in (0, ∞) that sets the new-job arrival rate (§5).
         Neutral default 0.5; the spec's 0.45 is deliberately not the default.
     params : a :class:`Feitelson96Params` (default: the spec's provisional values).
@@ -324,9 +327,15 @@ def feitelson96(
     ``preceding_job``/``think_time`` set for repetitions, attrs marking the model as a
     reconstruction.
     """
-    n_jobs = _check_positive_int("n_jobs", n_jobs)
-    machine_size = _check_positive_int("machine_size", machine_size)
+    n_jobs = _check_positive_int("n_jobs", n_jobs, maximum=10**9)
+    machine_size = _check_positive_int("machine_size", machine_size, maximum=2**31 - 1)
     load = _check_real("load", load, low=0.0, high=math.inf, open_low=True)
+    if isinstance(seed, bool | str | bytes) or seed is None:
+        raise InvalidParameter(f"seed must be a whole number >= 0, got {seed!r}")
+    try:
+        np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise InvalidParameter(f"seed must be a whole number >= 0, got {seed!r}") from None
     params = _resolve_params(params, overrides)
     rate = params.arrival_rate(load, machine_size)
     rng = np.random.default_rng(seed)
@@ -396,8 +405,14 @@ def offered_load(frame: pd.DataFrame, machine_size: int) -> float:
 
     The generator's arrival process starts at time 0, so the observed period is
     [0, last submit]. Applies to any SWF DataFrame whose submit times start near 0.
+    ``frame`` is a DataFrame with numeric ``submit``, ``procs`` and ``runtime`` columns
+    (NaN is unknown; inf and bools are refused).
     """
     machine_size = _check_positive_int("machine_size", machine_size)
+    check_frame("frame", frame, ("submit", "procs", "runtime"))
+    for column in ("submit", "procs", "runtime"):
+        if frame[column].dtype.kind not in "iuf" or np.isinf(frame[column].to_numpy(float)).any():
+            raise InvalidParameter(f"frame column {column!r} must hold finite numbers (or NaN)")
     span = float(frame["submit"].max())
     if not span > 0:
         raise InvalidParameter(f"the last submit time must be > 0 to measure a load, got {span}")

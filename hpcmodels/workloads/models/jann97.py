@@ -75,7 +75,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from hpcmodels.errors import HpcmodelsError, InvalidParameter
+from hpcmodels.errors import HpcmodelsError, InvalidParameter, check_array
 from hpcmodels.workloads.swf import swf_frame
 
 __all__ = [
@@ -121,15 +121,21 @@ class RawMoments(NamedTuple):
 
 
 def raw_moments(samples: Sequence[float] | np.ndarray) -> RawMoments:
-    """Sample raw moments (means of x, x², x³) of non-negative finite samples."""
-    x = np.asarray(samples, dtype=float)
+    """Sample raw moments (means of x, x², x³) of non-negative finite samples (a list,
+    tuple, array, Series or generator of numbers; bools and strings are refused, and so
+    are samples whose third moment overflows float64)."""
+    x = check_array("samples", samples, finite=False)
     if x.ndim != 1 or x.size < 2:
         raise InvalidParameter(
             f"samples must be a 1-D sequence of at least 2 values, got {x.shape}"
         )
     if not np.all(np.isfinite(x)) or np.any(x < 0):
         raise InvalidParameter("samples must be finite and >= 0")
-    return RawMoments(float(np.mean(x)), float(np.mean(x * x)), float(np.mean(x**3)))
+    with np.errstate(over="ignore"):
+        moments = RawMoments(float(np.mean(x)), float(np.mean(x * x)), float(np.mean(x**3)))
+    if not all(np.isfinite(moments)):
+        raise InvalidParameter("samples are too large: their third moment overflows float64")
+    return moments
 
 
 def _rising(order: int, k: int) -> float:

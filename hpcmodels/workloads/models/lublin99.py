@@ -77,7 +77,12 @@ from scipy.special import gammainc
 
 from hpcmodels.workloads.swf import swf_frame
 
-from ...errors import InvalidParameter
+from ...errors import InvalidParameter, InvalidType, check_bool
+
+MAX_JOBS = 10**9
+"""Most jobs one call generates (a few arrays of this length must fit in memory)."""
+MAX_MACHINE = 2**53
+"""Largest machine: sizes stay exact in the int64 and float64 kernels."""
 
 __all__ = [
     "Lublin99Parameters",
@@ -184,6 +189,7 @@ def scaled_parameters(machine_size: int, typed: bool = True) -> tuple[Lublin99Pa
     ``ValueError`` when the rule gives ``UMed < ULow`` (P < 32 typed, P < 10 typeless).
     """
     size = _check_machine_size(machine_size)
+    typed = check_bool("typed", typed)
     log2p = math.log2(size)
     named = (
         [("interactive", INTERACTIVE), ("batch", BATCH)]
@@ -211,8 +217,12 @@ def daily_cycle_weights(params: Lublin99Parameters, *, normalise: bool = True) -
     Bucket ``j = (i - 1) mod 48`` gets ``F(i + 0.5) - F(i - 0.5)`` for ``i = 11 ... 58``,
     ``F`` the CDF of ``Gamma(ANUM, scale=BNUM)``; with ``normalise`` the weights are
     divided by their mean (so they average 1). Bucket ``j`` covers clock time
-    ``[1800 j, 1800 (j + 1))`` seconds after midnight.
+    ``[1800 j, 1800 (j + 1))`` seconds after midnight. ``params`` is a
+    :class:`Lublin99Parameters` (else :class:`~hpcmodels.errors.InvalidType`).
     """
+    if not isinstance(params, Lublin99Parameters):
+        raise InvalidType(f"params must be a Lublin99Parameters, got {type(params).__name__}")
+    normalise = check_bool("normalise", normalise)
     i = np.arange(CYCLIC_DAY_START, CYCLIC_DAY_START + BUCKETS_PER_DAY, dtype=np.float64)
     raw = gammainc(params.ANUM, (i + 0.5) / params.BNUM) - gammainc(
         params.ANUM, (i - 0.5) / params.BNUM
@@ -350,8 +360,8 @@ def _generate(
 def _check_machine_size(machine_size) -> int:
     if isinstance(machine_size, bool) or not isinstance(machine_size, numbers.Integral):
         raise InvalidParameter(f"machine_size must be an integer, got {machine_size!r}")
-    if machine_size < 1:
-        raise InvalidParameter(f"machine_size must be >= 1, got {machine_size}")
+    if not 1 <= machine_size <= MAX_MACHINE:
+        raise InvalidParameter(f"machine_size must be >= 1 and <= 2**53, got {machine_size}")
     return int(machine_size)
 
 
@@ -387,12 +397,16 @@ def lublin99(
     DataFrame with the 18 SWF columns: ``job`` 1..N, ``submit`` (s), ``runtime`` (s),
     ``procs`` (allocated processors), ``req_procs`` (a copy of ``procs``; the original
     writes -1 there), ``status`` 1, ``queue`` the job type (0 interactive, 1 batch);
-    every other column NaN (unknown, -1 in SWF). ``attrs`` holds the SWF header facts of
+    every other column NaN (unknown, -1 in SWF). ``n_jobs`` is at most 10**9 and
+    ``machine_size`` at most 2**53; ``typed`` and ``exact_clock`` are bools. ``attrs`` holds the SWF header facts of
     the original program, ``model="lublin99"`` and the call's parameters.
     """
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
         raise InvalidParameter(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
-    if generator not in _GENERATORS:
+    if n_jobs > MAX_JOBS:
+        raise InvalidParameter(f"n_jobs must be <= {MAX_JOBS} (memory), got {n_jobs!r}")
+    typed, exact_clock = check_bool("typed", typed), check_bool("exact_clock", exact_clock)
+    if not isinstance(generator, str) or generator not in _GENERATORS:
         raise InvalidParameter(f"generator must be 'numpy' or 'drand48', got {generator!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise InvalidParameter(f"seed must be a non-negative integer, got {seed!r}")
