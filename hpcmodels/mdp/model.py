@@ -36,7 +36,7 @@ state, as uniformising the controlled chain would), is available for comparison.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 import numpy as np
@@ -46,6 +46,9 @@ import scipy.sparse as sp
 from ..errors import InvalidParameter, check_int, check_real
 
 __all__ = ["CoallocationMDP", "SERVICE_CONFIGS"]
+
+MAX_TRUNCATION = 1000
+"""Largest Delta: about 12 million states, already minutes of solving."""
 
 SERVICE_CONFIGS = ((0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1))
 """Every (x1, x2, x11) with x1 + 2 x2 + x11 <= 2 and x11 <= 1."""
@@ -62,7 +65,13 @@ def _fraction(name: str, value, *, open_interval: bool = False) -> float:
 
 @dataclass(frozen=True)
 class CoallocationMDP:
-    """The model's parameters; ``truncation`` is the paper's Delta."""
+    """The model's parameters; ``truncation`` is the paper's Delta.
+
+    Rates ``lam1``, ``lam2``, ``mu1``, ``mu2``, ``mu3`` and ``beta`` are finite numbers
+    > 0, ``p`` lies in [0, 1], costs ``c1``, ``c2`` are finite and >= 0; ``truncation`` is
+    a whole number in [1, 1000] (``30.0`` is stored as 30; the state space has
+    ``6 (2 Delta + 1) (Delta + 1)`` states). Bools, strings, NaN and inf are an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the parameter."""
 
     lam1: float
     lam2: float
@@ -92,7 +101,7 @@ class CoallocationMDP:
             )
         # a whole float such as 30.0 is stored as the int it stands for
         object.__setattr__(self, "truncation", check_int("truncation (Delta)", self.truncation,
-                                                         minimum=1))  # fmt: skip
+                                                         minimum=1, maximum=MAX_TRUNCATION))  # fmt: skip
 
     @classmethod
     def from_loads(cls, rho1: float, rho2: float, p: float, mu1: float = 1.0, mu2: float = 1.0,
@@ -110,7 +119,11 @@ class CoallocationMDP:
                    truncation, self_loop)  # fmt: skip
 
     def with_(self, **changes) -> CoallocationMDP:
-        """A copy with some parameters changed."""
+        """A copy with some parameters changed (names of the fields only)."""
+        unknown = sorted(set(changes) - {f.name for f in fields(self)})
+        if unknown:
+            raise InvalidParameter(f"unknown parameter(s) {unknown} for with_; the fields are "
+                                   f"{[f.name for f in fields(self)]}")  # fmt: skip
         return replace(self, **changes)
 
     # ------------------------------------------------------------------ state space
@@ -137,9 +150,24 @@ class CoallocationMDP:
     def _index(self) -> dict:
         return {tuple(s): i for i, s in enumerate(self.states.tolist())}
 
+    def _state(self, state) -> tuple:
+        """``state`` as a tuple of six ints, if it is a state of the truncated space: a
+        tuple, list or array of whole numbers ``(q1, q2, g, x1, x2, x11)``."""
+        if isinstance(state, str | bytes | dict) or not hasattr(state, "__len__") \
+                or len(state) != 6:  # fmt: skip
+            raise InvalidParameter(f"state must be six whole numbers (q1, q2, g, x1, x2, x11), "
+                                   f"got {state!r:.80}")  # fmt: skip
+        key = tuple(check_int(f"state[{i}]", v) for i, v in enumerate(state))
+        if key not in self._index:
+            raise InvalidParameter(f"state {key} is not in the truncated state space "
+                                   f"(Delta = {self.truncation})")  # fmt: skip
+        return key
+
     def index(self, state) -> int:
-        """Row of a state in :attr:`states` (``KeyError`` outside the truncated space)."""
-        return self._index[tuple(int(v) for v in state)]
+        """Row of a state in :attr:`states`. ``state`` is a tuple, list or array of six
+        whole numbers; one outside the truncated space is an
+        :class:`~hpcmodels.errors.InvalidParameter` (it was a ``KeyError``)."""
+        return self._index[self._state(state)]
 
     @property
     def n_states(self) -> int:
@@ -166,8 +194,11 @@ class CoallocationMDP:
     # ------------------------------------------------------------------ dynamics
 
     def post_action(self, state, d: int) -> list[tuple[tuple, float]]:
-        """``Psi_d(S)``: the states just after action ``d`` with their probabilities."""
-        q1, q2, g, x1, x2, x11 = (int(v) for v in state)
+        """``Psi_d(S)``: the states just after action ``d`` with their probabilities.
+        ``state`` as in :meth:`index`; ``d`` is 0 or 1."""
+        if isinstance(d, bool) or d not in (0, 1):
+            raise InvalidParameter(f"action d must be 0 or 1, got {d!r}")
+        q1, q2, g, x1, x2, x11 = self._state(state)
         free = 2 - x1 - 2 * x2 - x11
         if d == 1:
             if not (g == 2 and x11 == 0 and free >= 1):
@@ -190,8 +221,8 @@ class CoallocationMDP:
 
     def events(self, state) -> list[tuple[tuple, float]]:
         """``eta(X, .)``: the event rates out of a post-action state (arrivals to a full
-        queue are lost)."""
-        q1, q2, g, x1, x2, x11 = (int(v) for v in state)
+        queue are lost). ``state`` as in :meth:`index`."""
+        q1, q2, g, x1, x2, x11 = self._state(state)
         d, out = self.truncation, []
         if q1 > 0 and q1 < d:
             out.append(((q1 + 1, q2, g, x1, x2, x11), self.lam1))

@@ -46,13 +46,16 @@ import numpy as np
 import pandas as pd
 
 from ..equality import ByValue
-from ..errors import InvalidParameter, InvalidType, check_int, check_real
+from ..errors import InvalidParameter, InvalidType, check_array, check_int, check_real
 from .evaluation import TwoLevel
 from .kernels import bellman_step, csr_arrays
 from .model import CoallocationMDP
 
 __all__ = ["Solution", "solve", "value_iteration", "policy_iteration",
            "modified_policy_iteration", "METHODS"]  # fmt: skip
+
+MAX_CYCLES = 10**4
+"""Most evaluation cycles per step of modified policy iteration."""
 
 METHODS = ("modified_policy_iteration", "policy_iteration", "value_iteration")
 
@@ -82,10 +85,11 @@ class Solution(ByValue):
     def policy_table(self, x1: int = 1, q1_max: int = 15, q2_max: int = 15) -> pd.DataFrame:
         """Actions in states ``(q1, q2, 2, x1, 0, 0)``: the head job needs two nodes, no
         local 2-component or co-allocated job runs (the paper's Figs. 2-4). Rows
-        ``q1 = 1 .. q1_max``, columns ``q2 = 0 .. q2_max``."""
+        ``q1 = 1 .. q1_max``, columns ``q2 = 0 .. q2_max`` (whole numbers, at most Delta;
+        bools and strings are refused)."""
         d = self.mdp.truncation
-        if x1 not in (0, 1, 2):
-            raise InvalidParameter(f"x1 must be 0, 1 or 2, got {x1!r}")
+        x1 = check_int("x1", x1, minimum=0, maximum=2)
+        q1_max, q2_max = check_int("q1_max", q1_max), check_int("q2_max", q2_max)
         if not (1 <= q1_max <= d and 0 <= q2_max <= d):
             raise InvalidParameter(
                 f"q1_max must lie in [1, {d}] and q2_max in [0, {d}] (Delta = {d})"
@@ -139,7 +143,7 @@ class _Bellman:
 def _start(mdp: CoallocationMDP, start) -> np.ndarray:
     if start is None:
         return np.zeros(mdp.n_states)
-    values = np.array(start, dtype=float)  # a copy: the solvers work in place
+    values = check_array("start", start, finite=False).copy()  # the solvers work in place
     if values.shape != (mdp.n_states,) or not np.isfinite(values).all():
         raise InvalidParameter(f"start must be {mdp.n_states} finite values (one per state), "
                          f"got shape {values.shape}")  # fmt: skip
@@ -204,8 +208,9 @@ def policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 10
 def modified_policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 10_000,
                               start=None, cycles: int = 4) -> Solution:  # fmt: skip
     """A Bellman step (greedy policy, stopping test), then ``cycles`` two-level cycles
-    of that policy's evaluation; repeated until the MacQueen rule certifies ``tol``."""
-    cycles = check_int("cycles", cycles, minimum=1)
+    of that policy's evaluation; repeated until the MacQueen rule certifies ``tol``.
+    ``cycles`` is a whole number in [1, 10**4]."""
+    cycles = check_int("cycles", cycles, minimum=1, maximum=MAX_CYCLES)
     solver = None
 
     def evaluate(bellman: _Bellman, values: np.ndarray) -> None:
@@ -226,7 +231,14 @@ def solve(mdp: CoallocationMDP, method: str = "modified_policy_iteration", **opt
     """Solve by ``method`` (one of :data:`METHODS`; the default is the fastest here, and
     every method meets the same certified ``tol``). ``options``: ``tol``, ``max_iter``,
     ``start`` (warm start: values on the same state space) and, for modified policy
-    iteration, ``cycles``."""
-    if method not in _SOLVERS:
+    iteration, ``cycles``. ``mdp`` must be a :class:`CoallocationMDP` (else
+    :class:`~hpcmodels.errors.InvalidType`); an option the method does not take is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming it."""
+    if not isinstance(method, str) or method not in _SOLVERS:
         raise InvalidParameter(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
+    allowed = ["tol", "max_iter", "start"] + (["cycles"] if method == "modified_policy_iteration"
+                                                else [])  # fmt: skip
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise InvalidParameter(f"{method} takes no option(s) {unknown}; its options: {allowed}")
     return _SOLVERS[method](mdp, **options)
