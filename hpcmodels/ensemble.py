@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InvalidParameter, check_int
+from .errors import InvalidParameter, InvalidType, check_array, check_bool, check_int, check_real
 from .stats import t_interval
 
 __all__ = [
@@ -61,11 +61,25 @@ RUNTIME_JITTER = 1e-4
 """Half-width of the common runtime scale of a trace-driven replicate."""
 
 
+MAX_K = 1000
+"""Largest ``k`` (runs per printed mean): the resampling holds ``RESAMPLES x k`` indices."""
+
+
+def _k(k) -> int:
+    return check_int("k", k, minimum=1, maximum=MAX_K)
+
+
+def _confidence(confidence) -> float:
+    confidence = check_real("confidence", confidence)
+    if not 0 < confidence < 1:
+        raise InvalidParameter(f"confidence must lie in (0, 1), got {confidence!r}")
+    return confidence
+
+
 def _values(values, name: str = "values") -> np.ndarray:
-    try:
-        x = np.asarray(values, float)
-    except (TypeError, ValueError):
-        raise InvalidParameter(f"{name} must be numbers, got {values!r:.80}") from None
+    """A non-empty 1-D series of finite numbers: list, tuple, array, Series or generator
+    (read once) of ints or floats; bools and strings are refused."""
+    x = check_array(name, values, finite=False)
     if x.ndim != 1 or x.size == 0:
         raise InvalidParameter(f"{name} must be a non-empty 1-D series, got shape {x.shape}")
     if not np.all(np.isfinite(x)):
@@ -97,7 +111,8 @@ class Ensemble:
 
 def summarize(values) -> Ensemble:
     """The :class:`Ensemble` of a series of replicates (NaN half-width and standard
-    deviation for a single replicate)."""
+    deviation for a single replicate). ``values``: a non-empty 1-D series of finite
+    numbers (list, tuple, array, Series, generator; not bools or strings)."""
     x = _values(values)
     mean, half = t_interval(x)
     sd = float(x.std(ddof=1)) if x.size > 1 else float("nan")
@@ -106,11 +121,12 @@ def summarize(values) -> Ensemble:
 
 def mean_of_k(values, k: int = 1, *, confidence: float = 0.95) -> tuple[float, float]:
     """Central ``confidence`` range of our mean of ``k`` runs, resampled from the
-    replicates ``values`` (with replacement, :data:`RESAMPLES` draws, fixed seed)."""
+    replicates ``values`` (with replacement, :data:`RESAMPLES` draws, fixed seed).
+    ``values``: a non-empty 1-D series of finite numbers (list, tuple, array, Series,
+    generator; not bools); ``k`` a whole number in [1, 1000]; ``confidence`` in (0, 1)."""
     x = _values(values)
-    k = check_int("k", k, minimum=1)
-    if not 0 < confidence < 1:
-        raise InvalidParameter(f"confidence must lie in (0, 1), got {confidence!r}")
+    k = _k(k)
+    confidence = _confidence(confidence)
     rng = np.random.default_rng(RESAMPLE_SEED)
     means = x[rng.integers(0, x.size, size=(RESAMPLES, k))].mean(axis=1)
     tail = 50 * (1 - confidence)
@@ -132,10 +148,7 @@ def runtime_scale(replicate: int) -> float:
 
 
 def _table(table, name: str = "table") -> np.ndarray:
-    try:
-        t = np.asarray(table, float)
-    except (TypeError, ValueError):
-        raise InvalidParameter(f"{name} must be numbers, got {table!r:.80}") from None
+    t = check_array(name, table, finite=False)
     if t.ndim != 2 or t.shape[0] == 0 or t.shape[1] == 0:
         raise InvalidParameter(
             f"{name} must be a non-empty 2-D table (replicates x columns), got shape {t.shape}"
@@ -154,14 +167,33 @@ def statistic_of_k(table, statistic: Callable[[np.ndarray], np.ndarray], k: int 
     replicate and one column per series, the same replicate in every column (paired);
     ``statistic`` maps an ``(n, columns)`` array of column means to ``n`` values. The
     resampling is :func:`mean_of_k`'s: :data:`RESAMPLES` sets of ``k`` rows drawn with
-    replacement from :data:`RESAMPLE_SEED`, whole rows, so the pairing is kept."""
+    replacement from :data:`RESAMPLE_SEED`, whole rows, so the pairing is kept.
+    ``table``: a 2-D array, nested list or DataFrame of finite numbers; ``statistic`` a
+    callable (else :class:`~hpcmodels.errors.InvalidType`); ``k`` and ``confidence`` as
+    in :func:`mean_of_k`."""
     t = _table(table)
-    k = check_int("k", k, minimum=1)
-    if not 0 < confidence < 1:
-        raise InvalidParameter(f"confidence must lie in (0, 1), got {confidence!r}")
+    return _statistic_of_k(t, _callable(statistic), _k(k), _confidence(confidence))
+
+
+def _callable(statistic):
+    if not callable(statistic):
+        raise InvalidType(f"statistic must be a function of the column means, got {statistic!r}")
+    return statistic
+
+
+def _stat(statistic, means: np.ndarray) -> np.ndarray:
+    try:
+        return np.asarray(statistic(means), float)
+    except (TypeError, ValueError):
+        raise InvalidParameter("statistic must map each row of column means to one finite "
+                               "value (it returned something that is not numbers)") from None  # fmt: skip
+
+
+def _statistic_of_k(t: np.ndarray, statistic, k: int,
+                    confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
     rng = np.random.default_rng(RESAMPLE_SEED)
     means = t[rng.integers(0, t.shape[0], size=(RESAMPLES, k))].mean(axis=1)
-    stats = np.asarray(statistic(means), float)
+    stats = _stat(statistic, means)
     if stats.shape != (RESAMPLES,) or not np.all(np.isfinite(stats)):
         raise InvalidParameter("statistic must map each row of column means to one finite value")
     tail = 50 * (1 - confidence)
@@ -203,7 +235,7 @@ def _verdict(item: str, quantity: str, kind: str, p: float, s: Ensemble, lo: flo
 def _printed(paper, kind: str) -> float:
     from .papers.report import TOLERANCES
 
-    if kind not in TOLERANCES:
+    if not isinstance(kind, str) or kind not in TOLERANCES:
         raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
     if isinstance(paper, bool):
         raise InvalidParameter(f"paper must be a number, got {paper!r}")
@@ -224,8 +256,9 @@ def ensemble_value(item: str, quantity: str, paper, values, *, kind: str, k: int
     95 % range of the mean of ``k``) and ``sigmas`` (how many standard deviations of our
     mean of ``k`` runs the printed value lies from our mean)."""
     p = _printed(paper, kind)
+    values = _values(values)  # a generator is read once, here
     s = summarize(values)
-    k = check_int("k", k, minimum=1)
+    k = _k(k)
     lo, hi = mean_of_k(values, k)
     sd_k = s.sd / math.sqrt(k) if s.n > 1 else float("nan")
     return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
@@ -244,14 +277,15 @@ def ensemble_statistic(item: str, quantity: str, paper, table,
     :func:`ensemble_value`."""
     p = _printed(paper, kind)
     t = _table(table)
-    k = check_int("k", k, minimum=1)
-    ours = float(np.asarray(statistic(t.mean(axis=0)[None, :]), float)[0])
-    singles = np.asarray(statistic(t), float)
-    lo_all, hi_all, _ = statistic_of_k(t, statistic, t.shape[0])
+    k = _k(k)
+    statistic = _callable(statistic)
+    ours = float(_stat(statistic, t.mean(axis=0)[None, :]).reshape(-1)[0])
+    singles = _stat(statistic, t)
+    lo_all, hi_all, _ = _statistic_of_k(t, statistic, t.shape[0])
     n = t.shape[0]
     s = Ensemble(ours, (hi_all - lo_all) / 2 if n > 1 else float("nan"), float("nan"),
                  float(singles.min()), float(singles.max()), n)  # fmt: skip
-    lo, hi, sd_k = statistic_of_k(t, statistic, k)
+    lo, hi, sd_k = _statistic_of_k(t, statistic, k)
     return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
 
 
@@ -261,6 +295,7 @@ def paired_claim(item: str, claim: str, a, b, *, a_name: str = "A", b_name: str 
     replicates, element by element) and their Student-t 95 % interval (module rule)."""
     from .papers.report import _join
 
+    higher_is_better = check_bool("higher_is_better", higher_is_better)
     x, y = _values(a, "a"), _values(b, "b")
     if x.size != y.size:
         raise InvalidParameter(
