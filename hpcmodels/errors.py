@@ -71,8 +71,9 @@ def check_int(name: str, value: object, *, minimum: int | None = None,
 
     Accepted: an ``int``, a NumPy integer, or an integral float such as ``4.0`` (a count
     read from a float column). Rejected with :class:`InvalidParameter` naming ``name`` and
-    the value: a bool, a string, ``None``, NaN, inf, a non-integral number, or a value
-    out of range.
+    the value: NaN, inf, a non-integral number, or a value out of range; a bool, a
+    string, ``None`` or another non-number with :class:`InvalidType` (also a
+    ``TypeError``).
     """
     number = None
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
@@ -81,7 +82,8 @@ def check_int(name: str, value: object, *, minimum: int | None = None,
     low_ok = number is not None and (minimum is None or number >= minimum)
     if not low_ok or (maximum is not None and number > maximum):
         rule = _rule((">=", minimum), ("<=", maximum))
-        raise InvalidParameter(f"{name} must be a whole number{rule}, got {value!r}")
+        error = InvalidParameter if _is_number(value) else InvalidType
+        raise error(f"{name} must be a whole number{rule}, got {value!r}")
     return number
 
 
@@ -90,8 +92,9 @@ def check_real(name: str, value: object, *, above: float | None = None,
     """``value`` as a ``float``, if it is a finite real number ``> above``, ``>= at_least``
     and ``<= at_most`` (each bound optional).
 
-    Rejected with :class:`InvalidParameter` naming ``name`` and the value: a bool, a
-    string, ``None``, NaN, inf, an int too large for a float, or a value out of range.
+    Rejected with :class:`InvalidParameter` naming ``name`` and the value: NaN, inf, an
+    int too large for a float, or a value out of range; a bool, a string, ``None`` or
+    another non-number with :class:`InvalidType` (also a ``TypeError``).
     """
     number = math.nan
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
@@ -103,7 +106,8 @@ def check_real(name: str, value: object, *, above: float | None = None,
     in_range = in_range and (at_most is None or number <= at_most)
     if not (math.isfinite(number) and in_range):
         rule = _rule((">", above), (">=", at_least), ("<=", at_most))
-        raise InvalidParameter(f"{name} must be a finite number{rule}, got {value!r}")
+        error = InvalidParameter if _is_number(value) else InvalidType
+        raise error(f"{name} must be a finite number{rule}, got {value!r}")
     return number
 
 
@@ -113,7 +117,7 @@ def check_bool(name: str, value: object) -> bool:
     import numpy as np
 
     if not isinstance(value, bool | np.bool_):
-        raise InvalidParameter(f"{name} must be True or False, got {value!r}")
+        raise InvalidType(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 
@@ -132,24 +136,23 @@ def check_array(name: str, value: object, *, ndim: int | None = None, finite: bo
     array or pandas Series of ints or floats (a generator or a set is read once into a
     list). With ``ndim`` it must have that many dimensions; with ``finite`` (default) no
     NaN or inf; with ``at_least`` no entry below it. Rejected with
-    :class:`InvalidParameter` naming ``name``: ``None``, strings (also as entries), bools,
-    dicts, ragged nesting, or a value out of range."""
+    :class:`InvalidParameter` naming ``name``: a value out of range or a wrong shape;
+    :class:`InvalidType` (also a ``TypeError``) for ``None``, strings (also as entries),
+    bools, dicts or ragged nesting."""
     import numpy as np
 
     if isinstance(value, str | bytes | dict) or value is None:
-        raise InvalidParameter(f"{name} must be numbers, got {type(value).__name__} {value!r:.80}")
+        raise InvalidType(f"{name} must be numbers, got {type(value).__name__} {value!r:.80}")
     if not isinstance(value, np.ndarray) and not hasattr(value, "__array__"):
         if hasattr(value, "__iter__") and not isinstance(value, list | tuple):
             value = list(value)  # a generator, a set, a range, ...
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError):
-        raise InvalidParameter(
-            f"{name} must be numbers (a regular array), got {value!r:.80}"
-        ) from None
+        raise InvalidType(f"{name} must be numbers (a regular array), got {value!r:.80}") from None
     if raw.dtype.kind not in "iuf" or _has_bool(value):
         what = "bools" if raw.dtype.kind == "b" or _has_bool(value) else f"dtype {raw.dtype}"
-        raise InvalidParameter(f"{name} must be real numbers, not {what}: got {value!r:.80}")
+        raise InvalidType(f"{name} must be real numbers, not {what}: got {value!r:.80}")
     a = raw.astype(float)
     if ndim is not None and a.ndim != ndim:
         raise InvalidParameter(f"{name} must be {ndim}-dimensional, got shape {a.shape}")
@@ -172,16 +175,22 @@ def _has_bool(value) -> bool:
 
 def check_frame(name: str, value: object, columns) -> object:
     """``value`` itself, if it is a pandas DataFrame holding every one of ``columns``;
-    else :class:`InvalidParameter` naming ``name``, what it got and the columns missing."""
+    else :class:`InvalidParameter` naming ``name``, what it got and the columns missing
+    (:class:`InvalidType` when it is no DataFrame)."""
     import pandas as pd
 
     if not isinstance(value, pd.DataFrame):
-        raise InvalidParameter(f"{name} must be a pandas DataFrame with columns "
+        raise InvalidType(f"{name} must be a pandas DataFrame with columns "
                                f"{list(columns)}, got {type(value).__name__}")  # fmt: skip
     missing = [c for c in columns if c not in value.columns]
     if missing:
         raise InvalidParameter(f"{name} lacks column(s) {missing}; it has {list(value.columns)}")
     return value
+
+
+def _is_number(value: object) -> bool:
+    """A real number that is not a bool: the wrong *value* of the right type."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def _rule(*bounds: tuple[str, float | None]) -> str:
