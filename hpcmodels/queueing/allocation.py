@@ -402,7 +402,7 @@ def algorithm1(
     try:
         m, u, lam = _system(m, u, lam)
     except InvalidParameter as err:
-        raise InvalidParameter(f"algorithm1 needs a stable system (m, u, lam): {err}") from None
+        raise type(err)(f"algorithm1 needs a stable system (m, u, lam): {err}") from None
     packed = _packed(packed)
     v_valve = check_real("v_valve", v_valve, above=0)
     alpha_valve = check_real("alpha_valve", alpha_valve, above=0)

@@ -286,7 +286,7 @@ def speed_vectors(
     ``InvalidParameter``, raised before any draw.
     """
     if isinstance(nodes, str | bytes | dict) or not isinstance(nodes, Iterable):
-        raise InvalidParameter(f"nodes must be a sequence of processor counts, got {nodes!r}")
+        raise InvalidType(f"nodes must be a sequence of processor counts, got {nodes!r}")
     counts = [check_int(f"nodes[{i}]", v, minimum=1) for i, v in enumerate(nodes)]
     if len(counts) < 2:
         raise InvalidParameter(f"need at least two clusters, got nodes={counts}")
