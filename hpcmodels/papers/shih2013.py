@@ -340,6 +340,24 @@ def _missing(wid: str, n_jobs: int | None, seed: int) -> str | None:
     return None
 
 
+def _missing_study(wid: str, n_jobs: int | None, seed: int = 0) -> pd.DataFrame | None:
+    """An empty study frame whose ``attrs["missing"]`` says which log workload ``wid``
+    lacks here, or None when it can be built: the studies return it instead of failing,
+    and their rows functions turn it into ``not run`` rows."""
+    missing = _missing(wid, n_jobs, seed)
+    if missing is None:
+        return None
+    frame = pd.DataFrame()
+    frame.attrs["missing"] = f"log missing: {missing}"
+    return frame
+
+
+def _not_run_claims(figure: str, frame: pd.DataFrame) -> list[dict]:
+    """``not run`` rows for the claims of ``figure`` (:data:`SECTION5_CLAIMS`)."""
+    return [not_run(figure, quantity, claim, frame.attrs.get("missing", "not run"))
+            for quantity, claim in SECTION5_CLAIMS[figure]]  # fmt: skip
+
+
 def configuration_point(wid: str, load: str, sh: float, vector: int, method: str, *,
                         n_vectors: int, n_jobs: int | None, tla: TLAOptions | None,
                         seed: int) -> dict:  # fmt: skip
@@ -532,6 +550,8 @@ def depth_study(wid: str, load: str, depths, *, n_jobs: int | None = None,
     (``cache``, ``client``: as :func:`run_configurations`)."""
     _spec(wid)
     _load(load)
+    if (missing := _missing_study(wid, n_jobs)) is not None:
+        return missing
     depths = list(depths)
     grid = [dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0,
                  tla=TLAOptions(depth=depth)) for depth in depths]  # fmt: skip
@@ -565,12 +585,13 @@ def activation_rows(runs: pd.DataFrame) -> list[dict]:
 
 def depth_rows(depth: pd.DataFrame, runs: pd.DataFrame, label: str) -> list[dict]:
     """Fig. 10's claim (the higher the simulation depth the better) on ``depth``
-    (:func:`depth_study`, ``label`` saying which run), and Section 5.2's counts."""
+    (:func:`depth_study`, ``label`` saying which run), and Section 5.2's counts; ``not
+    run`` when the study's log is missing."""
+    if depth.empty:
+        return _not_run_claims("Fig. 10", depth) + activation_rows(runs)
     first, last = depth["att"].iloc[0], depth["att"].iloc[-1]
-    rows = [compare_claim("Fig. 10", "ATT against simulation depth",
-                          "the higher the depth the better", bool(last <= first),
-                          f"{label}: depth {depth.index[0]}: {first:,.0f} s, "
-                          f"{depth.index[-1]}: {last:,.0f} s")]  # fmt: skip
+    rows = _claims("Fig. 10", [(bool(last <= first), f"depth {depth.index[0]}: {first:,.0f} s, "
+                                                     f"{depth.index[-1]}: {last:,.0f} s")], label)  # fmt: skip
     return rows + activation_rows(runs)
 
 
@@ -590,6 +611,8 @@ def inaccuracy_study(wid: str, load: str, factors=INACCURACY_FACTORS, *, n_jobs:
     point per (factor, method) (``cache``, ``client``: as :func:`run_configurations`)."""
     _spec(wid)
     _load(load)
+    if (missing := _missing_study(wid, n_jobs, seed)) is not None:
+        return missing
     factors = list(factors)
     grid = [dict(wid=wid, load=load, method=m, n_jobs=n_jobs, seed=seed, factor=float(f))
             for f in factors for m in METHODS]  # fmt: skip
@@ -609,6 +632,8 @@ def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_fi
     (``cache``, ``client``: as :func:`run_configurations`)."""
     _spec(wid)
     _load(load)
+    if (missing := _missing_study(wid, n_jobs)) is not None:
+        return missing
     settings = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
     grid = [dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0,
                  tla=TLAOptions(depth=d, policy=p, allocation_depth=a))
@@ -620,40 +645,62 @@ def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_fi
     return pd.DataFrame(rows)
 
 
+SECTION5_CLAIMS = {
+    "Fig. 8": (("BF, FF, AI2 against the inaccuracy", "constant (they do not read estimates)"),
+               ("TLA against the inaccuracy", "deteriorates as the factor grows")),
+    "Fig. 10": (("ATT against simulation depth", "the higher the depth the better"),),
+    "Fig. 12": (("worst policy inside the simulation", "random fit"),
+                ("depth matters more than policy", "the effect of depth exceeds that of the policy")),
+    "Fig. 13": (("ATT against allocation depth", "the larger the allocation depth the worse"),),
+}  # fmt: skip
+"""Section 5's claims, per figure: (quantity, the paper's claim), as both scales name them."""
+
+
+def _claims(figure: str, results: list[tuple[bool, str]], label: str) -> list[dict]:
+    """``figure``'s claims (:data:`SECTION5_CLAIMS`) with (holds, ours) each, ``label``
+    (which run) said in ``ours``."""
+    return [compare_claim(figure, quantity, claim, holds, f"{label}: {ours}")
+            for (quantity, claim), (holds, ours) in zip(SECTION5_CLAIMS[figure], results,
+                                                        strict=True)]  # fmt: skip
+
+
 def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame,
                     labels: dict) -> list[dict]:  # fmt: skip
     """The claims of Sections 5.1, 5.3 and 5.4 on our runs (``labels``: which run, said
     in ``ours`` so that the quantities match the paper-scale rows of
-    :func:`section5_ensemble_rows`)."""
+    :func:`section5_ensemble_rows`); a study whose log is missing (an empty frame) gives
+    ``not run`` rows."""
     rows = []
-    others = fig8[["BF", "FF", "AI2"]]
-    flat = bool((others.max() - others.min() <= 1e-9 * others.abs().max()).all())
-    rows.append(compare_claim("Fig. 8", "BF, FF, AI2 against the inaccuracy",
-                              "constant (they do not read estimates)", flat,
-                              f"{labels['fig8']}: " + ("constant" if flat else "varies")))  # fmt: skip
-    tla = fig8["TLA"]
-    rows.append(compare_claim("Fig. 8", "TLA against the inaccuracy",
-                              "deteriorates as the factor grows", bool(tla.iloc[-1] > tla.iloc[0]),
-                              f"{labels['fig8']}: factor {tla.index[0]:g}: {tla.iloc[0]:,.0f} s, "
-                              f"{tla.index[-1]:g}: {tla.iloc[-1]:,.0f} s"))  # fmt: skip
-    deep = fig12[fig12["depth"] == fig12["depth"].iloc[-1]].set_index("policy")["att"]
-    worst = deep.idxmax()
-    rows.append(compare_claim("Fig. 12", "worst policy inside the simulation",
-                              "random fit", worst == "random_fit", f"{labels['fig12']}: "
-                              + ", ".join(f"{p} {v:,.0f} s" for p, v in deep.items())))  # fmt: skip
-    by_policy = fig12.groupby("policy")["att"]
-    depth_effect = float((by_policy.max() - by_policy.min()).mean())
-    policy_effect = float(fig12.groupby("depth")["att"].agg(lambda s: s.max() - s.min()).mean())
-    rows.append(compare_claim("Fig. 12", "depth matters more than policy",
-                              "the effect of depth exceeds that of the policy",
-                              depth_effect > policy_effect,
-                              f"{labels['fig12']}: mean ATT range over depths {depth_effect:,.0f} s, over policies "
-                              f"{policy_effect:,.0f} s"))  # fmt: skip
-    a = fig13.set_index("allocation depth")["att"]
-    rows.append(compare_claim("Fig. 13", "ATT against allocation depth",
-                              "the larger the allocation depth the worse", bool(a.iloc[-1] >= a.iloc[0]),
-                              f"{labels['fig13']}: "
-                              + ", ".join(f"{k}: {v:,.0f} s" for k, v in a.items())))  # fmt: skip
+    if fig8.empty:
+        rows += _not_run_claims("Fig. 8", fig8)
+    else:
+        others = fig8[["BF", "FF", "AI2"]]
+        flat = bool((others.max() - others.min() <= 1e-9 * others.abs().max()).all())
+        tla = fig8["TLA"]
+        rows += _claims("Fig. 8", [
+            (flat, "constant" if flat else "varies"),
+            (bool(tla.iloc[-1] > tla.iloc[0]), f"factor {tla.index[0]:g}: {tla.iloc[0]:,.0f} s, "
+                                               f"{tla.index[-1]:g}: {tla.iloc[-1]:,.0f} s"),
+        ], labels["fig8"])  # fmt: skip
+    if fig12.empty:
+        rows += _not_run_claims("Fig. 12", fig12)
+    else:
+        deep = fig12[fig12["depth"] == fig12["depth"].iloc[-1]].set_index("policy")["att"]
+        by_policy = fig12.groupby("policy")["att"]
+        depth_effect = float((by_policy.max() - by_policy.min()).mean())
+        policy_effect = float(fig12.groupby("depth")["att"].agg(lambda s: s.max() - s.min()).mean())
+        rows += _claims("Fig. 12", [
+            (deep.idxmax() == "random_fit", ", ".join(f"{p} {v:,.0f} s" for p, v in deep.items())),
+            (depth_effect > policy_effect, f"mean ATT range over depths {depth_effect:,.0f} s, "
+                                           f"over policies {policy_effect:,.0f} s"),
+        ], labels["fig12"])  # fmt: skip
+    if fig13.empty:
+        rows += _not_run_claims("Fig. 13", fig13)
+    else:
+        a = fig13.set_index("allocation depth")["att"]
+        rows += _claims("Fig. 13", [(bool(a.iloc[-1] >= a.iloc[0]),
+                                     ", ".join(f"{k}: {v:,.0f} s" for k, v in a.items()))],
+                        labels["fig13"])  # fmt: skip
     return rows
 
 
@@ -697,6 +744,8 @@ def vector_spread(wid: str, load: str, sh: float, *, n_vectors: int = 10, n_jobs
                   client=None) -> pd.DataFrame:  # fmt: skip
     """Fig. 7: each method's ATT for each of ``n_vectors`` speed vectors (rows), from
     :func:`run_configurations` (``cache``, ``client``: as there)."""
+    if (missing := _missing_study(wid, n_jobs, seed)) is not None:
+        return missing
     runs = run_configurations([wid], [load], [sh], n_vectors=n_vectors, n_jobs={wid: n_jobs},
                               seed=seed, progress=progress, cache=cache, client=client)  # fmt: skip
     return runs.pivot(index="vector", columns="method", values="att")[list(METHODS)]
@@ -704,12 +753,18 @@ def vector_spread(wid: str, load: str, sh: float, *, n_vectors: int = 10, n_jobs
 
 def spread_rows(spread: pd.DataFrame, label: str) -> list[dict]:
     """Fig. 7's claim: TLA's ATT varies less over the speed vectors (coefficient of
-    variation) than the other methods'."""
+    variation) than the other methods'; ``not run`` when the workload's log is missing."""
+    quantity = f"coefficient of variation over speed vectors ({label})"
+    claim = "TLA's is smaller than the other methods' in most configurations"
+    if spread.empty:
+        return [not_run("Fig. 7", quantity, claim, spread.attrs.get("missing", "not run"))]
     cv = 100 * spread.std(ddof=0) / spread.mean()
     holds = bool(cv["TLA"] < cv[["BF", "FF", "AI2"]].min())
-    return [compare_claim("Fig. 7", f"coefficient of variation over speed vectors ({label})",
-                          "TLA's is smaller than the other methods' in most configurations",
-                          holds, ", ".join(f"{k} {v:.1f} %" for k, v in cv.items()))]  # fmt: skip
+    return [
+        compare_claim(
+            "Fig. 7", quantity, claim, holds, ", ".join(f"{k} {v:.1f} %" for k, v in cv.items())
+        )
+    ]
 
 
 # ------------------------------------------------------------------ paper scale (ensembles)
