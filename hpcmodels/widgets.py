@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import threading
 from dataclasses import replace
@@ -13,6 +14,7 @@ from IPython.display import Image, display
 from matplotlib.figure import Figure
 
 from .papers import he2006
+from .papers.report import missing_of
 from .queueing import UniformSlack
 from .queueing.system import MultiCluster
 
@@ -118,6 +120,8 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     from .plots import wait_cdf
     from .workloads.transforms import scale_runtimes
 
+    if reason := missing_of(jobs):  # the log is missing: say so where the explorer would be
+        return w.VBox([w.HTML(f"<b>Explorer not run</b>: {html.escape(reason)}")])
     base = jobs[["submit", "runtime", "procs"]]
     lf = _slider(w.FloatSlider, load_factor, 1.0, 4.0, 0.25, "load factor")
     sd = _slider(w.FloatSlider, slowdown, 1.0, 6.0, 0.5, "slowdown ratio")

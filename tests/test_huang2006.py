@@ -345,3 +345,48 @@ def test_full_log_reproduces_table2_when_present():
     rows = pd.DataFrame(huang.load_rows(by_load, log, len(jobs)))
     rows = rows[rows["item"] == "Table 2"]
     assert (rows["verdict"] != "differs").mean() >= 0.6
+
+
+# ------------------------------------------------------------------ without the log
+
+
+def test_without_the_log_every_table_and_claim_is_not_run_naming_it(monkeypatch):
+    """No SDSC SP2 log here (issue 25): nothing raises; every frame stands for missing
+    data and every rows function gives ``not run`` rows whose reason names the log and
+    how to get it, as notebook 02 runs them, and the explorer says so too."""
+    from hpcmodels.errors import LogNotAvailable
+    from hpcmodels.papers.report import missing_of, shown
+    from hpcmodels.widgets import policy_explorer
+
+    reason = "SDSC-SP2-1998-4.2-cln.swf.gz is not available locally; download it by hand."
+
+    def absent(log):
+        raise LogNotAvailable(reason)
+
+    monkeypatch.setattr(huang, "_completed_jobs", absent)
+    monkeypatch.setattr(huang, "is_available", lambda name: False)
+    jobs, log = huang.load_jobs()
+    assert log == huang.CLEANED_LOG and jobs.empty and missing_of(jobs) == reason
+    by_load = huang.policies_by_load(log, [1.0], progress=False)
+    runs = huang.allocation_runs(log, [1.0], seeds=[0], progress=False)
+    by_slowdown = huang.summarise_runs(runs)
+    tables = {name: huang.pivot(by_slowdown, "mean_wait", huang.OUR_METHODS)
+              for name in ("t5", "t6", "t7", "t8")}  # fmt: skip
+    frames = [huang.cleaning_effect(jobs), by_load, runs, by_slowdown, *tables.values(),
+              huang.table9_frame(by_slowdown), huang.median_readings(by_slowdown),
+              huang.random_fit_seeds(runs), huang.typical_ratios(by_load, by_slowdown, 0)]  # fmt: skip
+    for frame in frames:
+        assert missing_of(frame) == reason
+        assert shown(frame).to_dict("list") == {"not run": [reason]}
+    rows = [*huang.table1(jobs, log).to_dict("records"), *huang.totals_rows(jobs, log),
+            *huang.load_rows(by_load, log, 0), *huang.slowdown_rows(by_slowdown, log, 0),
+            *huang.section2_claims(by_load, by_load),
+            *huang.section3_claims(**tables, t9=huang.table9_frame(by_slowdown))]  # fmt: skip
+    items = {row["item"] for row in rows}
+    assert items == {"Table 1", "Section 2", "Table 2", "Table 3", "Table 5", "Table 6",
+                     "Table 7", "Table 8", "Table 9", "Tables 2-3", "Tables 5-9"}  # fmt: skip
+    assert {row["verdict"] for row in rows} == {"not run"}
+    assert {row["reason"] for row in rows} == {reason}
+    assert huang.slowdown_rows(by_slowdown, log, 0, items=["Table 9"])[0]["item"] == "Table 9"
+    explorer = policy_explorer(jobs, huang.GRID)
+    assert "not run" in explorer.children[0].value and "SDSC-SP2" in explorer.children[0].value

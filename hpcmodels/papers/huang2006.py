@@ -55,14 +55,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, LogNotAvailable
 from ..multicluster import Cluster, simulate
 from ..stats import t_interval
 from ..sweep import raise_failures, sweep
 from ..workloads.archive import is_available, load_archive_log
 from ..workloads.clean import completed_only
 from ..workloads.transforms import queue_summary, scale_runtimes
-from .report import TOLERANCES, alike, claim, compare_value, fmt_series
+from .report import (
+    TOLERANCES,
+    alike,
+    claim,
+    compare_value,
+    fmt_series,
+    missing_frame,
+    missing_of,
+    not_run,
+)
 
 PAPER = "huang2006"
 TITLE = "Huang & Chang 2006: integrated processor allocation and job scheduling on a grid"
@@ -178,9 +187,32 @@ def load_jobs(prefer_full: bool = True) -> tuple[pd.DataFrame, str]:
     """The completed SDSC SP2 jobs (status 1) and the name of the log used: the full
     log when present (as the paper), otherwise the cleaned one. ``jobs.attrs["records"]``
     is the number of records of the log read. The tables' runs take the log's name
-    (:func:`policies_by_load`, :func:`allocation_runs`)."""
+    (:func:`policies_by_load`, :func:`allocation_runs`).
+
+    Without either log (and no download allowed or possible) the jobs are an empty
+    frame whose ``attrs["missing"]`` names the log and how to get it
+    (:func:`~hpcmodels.papers.report.missing_frame`): every function below then returns
+    an empty frame or ``not run`` rows carrying that sentence, so the notebook runs to
+    its end and the report says what was not run."""
     name = FULL_LOG if prefer_full and is_available(FULL_LOG) else CLEANED_LOG
+    if (missing := _missing_log(name)) is not None:
+        return missing, name
     return _completed_jobs(name).copy(), name
+
+
+def _missing_log(log: str) -> pd.DataFrame | None:
+    """:func:`~hpcmodels.papers.report.missing_frame` naming ``log`` when it cannot be
+    read here (after a download where one is allowed), else None."""
+    try:
+        _completed_jobs(log)
+    except LogNotAvailable as err:
+        return missing_frame(str(err))
+    return None
+
+
+def _not_run(items: Sequence[str], reason: str, quantity: str = "every cell") -> list[dict]:
+    """One ``not run`` row per item, naming what is missing."""
+    return [not_run(item, quantity, "", reason) for item in items]
 
 
 def _other_input(log: str) -> str:
@@ -206,6 +238,8 @@ def cleaning_effect(jobs: pd.DataFrame) -> pd.DataFrame:
     total runtime. ``count_ratio`` (in the "all" row) is paper jobs / our jobs: the
     ours/paper ratio of every mean over jobs if the missing jobs had waited nothing and
     delayed no one."""
+    if missing_of(jobs):
+        return jobs
     ours = queue_summary(jobs).loc[list(TABLE1.index)]
     paper = TABLE1.astype(float)
     missing = paper["jobs"] - ours["jobs"]
@@ -242,6 +276,8 @@ def table1(jobs: pd.DataFrame, log: str) -> pd.DataFrame:
     queue whose completed jobs number as in the paper is the paper's input (the cleaning
     removed none of its jobs); a queue short of jobs is another input, and its differing
     cells say what the missing jobs were like (:func:`cleaning_effect`)."""
+    if reason := missing_of(jobs):
+        return pd.DataFrame(_not_run(["Table 1"], reason))
     ours = queue_summary(jobs).loc[list(TABLE1.index)]
     effect = cleaning_effect(jobs)
     rows = []
@@ -274,6 +310,8 @@ def totals_rows(jobs: pd.DataFrame, log: str) -> list[dict]:
     """Section 2's totals: the log's 73,496 records and the 56,490 completed jobs used,
     against the log read here (its record count, ``jobs.attrs["records"]``, and its
     completed jobs)."""
+    if reason := missing_of(jobs):
+        return _not_run(["Section 2"], reason, "records and completed jobs")
     other = _other_input(log)
     records = jobs.attrs.get("records")
     effect = cleaning_effect(jobs)
@@ -341,7 +379,10 @@ def policies_by_load(log: str, load_factors: Sequence[float] = LOAD_FACTORS, *, 
     ``log`` (:func:`load_jobs`). One row per (load factor, policy): the run's metrics.
     ``client``, ``cache`` and ``progress`` go to :func:`hpcmodels.sweep.sweep`: where
     the runs go (default: ``HPCMODELS_DASK_SCHEDULER``, else a LocalCluster), a folder
-    that keeps finished runs (a rerun computes only the others), progress bar."""
+    that keeps finished runs (a rerun computes only the others), progress bar. A log
+    that cannot be read here gives :func:`~hpcmodels.papers.report.missing_frame`."""
+    if (missing := _missing_log(log)) is not None:
+        return missing
     labels, grid = [], []
     for lf in load_factors:
         for name, sel in POLICIES.items():
@@ -357,10 +398,12 @@ def allocation_runs(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
     allocation method (both median-fit readings; random fit once per seed) and
     fixed-order co-allocation, best fit with each co-allocation heuristic, and the
     integrated approach. ``seed`` is NaN for the deterministic runs. ``client``,
-    ``cache`` and ``progress`` as :func:`policies_by_load`."""
+    ``cache`` and ``progress`` as :func:`policies_by_load` (so is a missing log)."""
     seeds = [int(s) for s in seeds]
     if not seeds or min(seeds) < 0:
         raise InvalidParameter(f"random fit needs at least one seed, all >= 0; got {seeds}")
+    if (missing := _missing_log(log)) is not None:
+        return missing
     labels, grid = [], []
 
     def run(s: float, name: str, seed: float = math.nan, **policies) -> None:
@@ -384,6 +427,8 @@ def summarise_runs(runs: pd.DataFrame) -> pd.DataFrame:
     runs (the seeds, for random fit), ``runs`` their number and, for
     :data:`CI_METRICS`, ``<metric>_ci``: the Student-t 95 % half-width (NaN for one
     run)."""
+    if missing_of(runs):
+        return runs
     keys = ["slowdown ratio", "method"]
     metrics = [c for c in runs.columns if c not in (*keys, "seed")]
     rows = []
@@ -408,6 +453,8 @@ def allocation_by_slowdown(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
 
 def pivot(df: pd.DataFrame, metric: str, columns: list[str]) -> pd.DataFrame:
     """A results table laid out like the paper's (rows: the first key, columns: names)."""
+    if missing_of(df):
+        return df
     key, name = df.columns[0], df.columns[1]
     return df.pivot(index=key, columns=name, values=metric)[columns]
 
@@ -415,6 +462,8 @@ def pivot(df: pd.DataFrame, metric: str, columns: list[str]) -> pd.DataFrame:
 def random_fit_seeds(runs: pd.DataFrame, metric: str = "mean_wait") -> pd.DataFrame:
     """Random fit's ``metric`` per slowdown ratio (rows) and seed (columns), with the
     mean and the 95 % half-width over the seeds."""
+    if missing_of(runs):
+        return runs
     rf = runs[runs["method"] == "Random Fit"]
     table = rf.pivot(index="slowdown ratio", columns="seed", values=metric)
     table.columns = [f"seed {s:g}" for s in table.columns]
@@ -426,6 +475,8 @@ def random_fit_seeds(runs: pd.DataFrame, metric: str = "mean_wait") -> pd.DataFr
 
 def table9_frame(df: pd.DataFrame) -> pd.DataFrame:
     """Table 9 layout from :func:`allocation_by_slowdown`'s results."""
+    if missing_of(df):
+        return df
     wait = pivot(df, "mean_wait", ["First Fit", "Integrated"])
     ratio = pivot(df, "mean_waiting_ratio", ["First Fit", "Integrated"])
     out = pd.DataFrame({"wait single-pool": wait["First Fit"],
@@ -440,6 +491,8 @@ def median_readings(df: pd.DataFrame) -> pd.DataFrame:
     metric (Tables 5-6): the values, each one's ours/paper ratio, and median fit / first
     fit in the paper and in each reading (a ratio inside one table, which the log's
     overall scale cancels)."""
+    if missing_of(df):
+        return df
     parts = {}
     for metric, paper in (("mean_wait", TABLE5), ("mean_waiting_ratio", TABLE6)):
         ours = pivot(df, metric, OUR_METHODS)
@@ -579,7 +632,10 @@ def _slowdown_tables(by_slowdown: pd.DataFrame):
 
 
 def load_rows(by_load: pd.DataFrame, log: str, n_jobs: int | None = None) -> list[dict]:
-    """Tables 2-3 cell by cell (:func:`table_rows`)."""
+    """Tables 2-3 cell by cell (:func:`table_rows`); ``not run`` rows naming the
+    missing log when the runs could not be made."""
+    if reason := missing_of(by_load):
+        return _not_run(["Table 2", "Table 3"], reason)
     return [row for spec in _load_tables(by_load)
             for row in table_rows(**spec, log=log, n_jobs=n_jobs)]  # fmt: skip
 
@@ -587,7 +643,11 @@ def load_rows(by_load: pd.DataFrame, log: str, n_jobs: int | None = None) -> lis
 def slowdown_rows(by_slowdown: pd.DataFrame, log: str, n_jobs: int | None = None,
                   items: Sequence[str] | None = None) -> list[dict]:  # fmt: skip
     """Tables 5-9 cell by cell (:func:`table_rows`): Tables 5-6 with both median-fit
-    readings and random fit's 95 % interval; ``items`` picks tables ("Table 9")."""
+    readings and random fit's 95 % interval; ``items`` picks tables ("Table 9"); ``not
+    run`` rows naming the missing log when the runs could not be made."""
+    if reason := missing_of(by_slowdown):
+        tables = ["Table 5", "Table 6", "Table 7", "Table 8", "Table 9"]
+        return _not_run([t for t in tables if items is None or t in items], reason)
     return [row for spec in _slowdown_tables(by_slowdown)
             if items is None or spec["item"] in items
             for row in table_rows(**spec, log=log, n_jobs=n_jobs)]  # fmt: skip
@@ -600,6 +660,8 @@ def typical_ratios(by_load: pd.DataFrame | None = None, by_slowdown: pd.DataFram
     break it (with their ratios). With ``n_jobs`` (the jobs simulated), ``typical /
     count ratio``: the typical ratio over paper jobs / ours, i.e. our jobs' total waiting
     time (or waiting ratio) over the paper's total."""
+    if reason := missing_of(by_load, by_slowdown):
+        return missing_frame(reason)
     specs = [*(_load_tables(by_load) if by_load is not None else []),
              *(_slowdown_tables(by_slowdown) if by_slowdown is not None else [])]  # fmt: skip
     out = []
@@ -642,7 +704,10 @@ def _per_row(table: pd.DataFrame, rows, pairs, check) -> list[str]:
 
 def section2_claims(wait: pd.DataFrame, ratio: pd.DataFrame) -> list[dict]:
     """Section 2's conclusions from Tables 2-3 (rows: load factor, columns: policy); a
-    claim that fails names the load factors and values that break it."""
+    claim that fails names the load factors and values that break it (``not run`` rows
+    when the tables could not be made)."""
+    if reason := missing_of(wait, ratio):
+        return _not_run(["Tables 2-3"], reason, "Section 2's claims")
     others = [p for p in POLICIES if p != "FCFS"]
     rows = list(wait.index)
     vs_fcfs = [("FCFS", p) for p in others]  # claimed: the policy below FCFS
@@ -739,7 +804,10 @@ def section3_claims(t5: pd.DataFrame, t6: pd.DataFrame, t7: pd.DataFrame, t8: pd
     ``ci5``/``ci6`` their 95 % half-widths (random fit); ``t7``/``t8``: per heuristic;
     ``t9``: :func:`table9_frame`. The orderings of Section 3 ("both performance metrics
     reflect the same trend") are checked on Table 5 and on Table 6, once per median-fit
-    reading; "alike" is :func:`~hpcmodels.papers.report.alike`."""
+    reading; "alike" is :func:`~hpcmodels.papers.report.alike` (``not run`` rows when
+    the tables could not be made)."""
+    if reason := missing_of(t5, t6, t7, t8, t9):
+        return _not_run(["Tables 5-9"], reason, "Sections 3-4's claims")
     out = []
     if 1.0 in t5.index:
         at1 = t5.loc[1.0, OUR_METHODS]
@@ -831,7 +899,6 @@ def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
     run of Tables 5-9 on the grid (both median-fit readings, random fit with seed
     ``replicate``). Returns ``{item key: value}``."""
     from ..ensemble import runtime_scale
-    from ..errors import InvalidParameter
 
     if study not in ("load", "slowdown"):
         raise InvalidParameter(f"unknown study {study!r}; choose 'load' or 'slowdown'")

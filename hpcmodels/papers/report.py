@@ -49,6 +49,9 @@ __all__ = [
     "claim",
     "fmt_series",
     "not_run",
+    "missing_frame",
+    "missing_of",
+    "shown",
     "Collector",
     "write_report",
     "view",
@@ -209,6 +212,35 @@ def not_run(item: str, quantity: str, paper, missing: str, *, kind: str = "") ->
     """An item that could not be computed here, naming what is missing."""
     return dict(item=item, quantity=quantity, kind=kind, paper=paper, ours=None, diff=None,
                 verdict="not run", reason=missing)  # fmt: skip
+
+
+def missing_frame(reason: str) -> pd.DataFrame:
+    """An empty frame standing for a result that needs data missing here:
+    ``attrs["missing"]`` says, in one sentence, what is missing and how to get it. A
+    paper module's ``build_*`` functions return it instead of failing, pass it on when
+    it is their input (:func:`missing_of`), and their rows functions turn it into
+    ``not run`` rows."""
+    frame = pd.DataFrame()
+    frame.attrs["missing"] = reason
+    return frame
+
+
+def shown(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as a notebook displays it: itself, or when it stands for missing data
+    (:func:`missing_frame`) one cell ``not run`` holding the reason, so that a table
+    that could not be made says why instead of showing nothing."""
+    reason = missing_of(frame)
+    return frame if reason is None else pd.DataFrame({"not run": [reason]})
+
+
+def missing_of(*inputs) -> str | None:
+    """Why the first of ``inputs`` that stands for missing data (a frame from
+    :func:`missing_frame`) is missing, or None when none does; other values are
+    ignored."""
+    for value in inputs:
+        if isinstance(value, pd.DataFrame) and value.attrs.get("missing"):
+            return str(value.attrs["missing"])
+    return None
 
 
 def compare_claim(
