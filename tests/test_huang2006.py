@@ -355,13 +355,16 @@ def test_without_the_log_every_table_and_claim_is_not_run_naming_it(monkeypatch)
     data and every rows function gives ``not run`` rows whose reason names the log and
     how to get it, as notebook 02 runs them, and the explorer says so too."""
     from hpcmodels.errors import LogNotAvailable
-    from hpcmodels.papers.report import missing_of, shown
+    from hpcmodels.papers.report import log_missing, missing_of, shown
     from hpcmodels.widgets import policy_explorer
 
-    reason = "SDSC-SP2-1998-4.2-cln.swf.gz is not available locally; download it by hand."
+    error = LogNotAvailable("SDSC-SP2-1998-4.2-cln.swf.gz is not available locally; /here")
+    reason = log_missing(error)
+    assert reason.startswith("log missing: SDSC-SP2-1998-4.2-cln.swf.gz is not available")
+    assert "download it" in reason and "/here" not in reason  # no machine's folder
 
     def absent(log):
-        raise LogNotAvailable(reason)
+        raise error
 
     monkeypatch.setattr(huang, "_completed_jobs", absent)
     monkeypatch.setattr(huang, "is_available", lambda name: False)

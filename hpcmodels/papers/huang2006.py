@@ -68,6 +68,7 @@ from .report import (
     claim,
     compare_value,
     fmt_series,
+    log_missing,
     missing_frame,
     missing_of,
     not_run,
@@ -206,7 +207,7 @@ def _missing_log(log: str) -> pd.DataFrame | None:
     try:
         _completed_jobs(log)
     except LogNotAvailable as err:
-        return missing_frame(str(err))
+        return missing_frame(log_missing(err))
     return None
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "claim",
     "fmt_series",
     "not_run",
+    "log_missing",
     "missing_frame",
     "missing_of",
     "shown",
@@ -212,6 +213,15 @@ def not_run(item: str, quantity: str, paper, missing: str, *, kind: str = "") ->
     """An item that could not be computed here, naming what is missing."""
     return dict(item=item, quantity=quantity, kind=kind, paper=paper, ours=None, diff=None,
                 verdict="not run", reason=missing)  # fmt: skip
+
+
+def log_missing(err: Exception) -> str:
+    """A missing workload log (a :class:`~hpcmodels.errors.LogNotAvailable`) as one
+    sentence for a report row or a notebook: which log and how to get it, without this
+    machine's folders (stored notebook outputs must read the same on every machine)."""
+    return (f"log missing: {str(err).split(';')[0]}; download it from the Parallel Workloads "
+            "Archive (hpcmodels.workloads.catalogue() gives its address) into the folder "
+            "HPCMODELS_DATA names")  # fmt: skip
 
 
 def missing_frame(reason: str) -> pd.DataFrame:

@@ -44,7 +44,7 @@ from ..workloads.transforms import (
     split_wide_jobs,
     system_loading,
 )
-from .report import compare_claim, compare_value, not_run
+from .report import compare_claim, compare_value, log_missing, not_run
 
 PAPER = "shih2013"
 
@@ -159,7 +159,7 @@ def table3(*, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFrame:
             jobs = workload_jobs(w.wid, n_jobs=n_jobs, seed=seed)
         except LogNotAvailable as err:
             rows.append(not_run(f"Table 3 {w.wid}", f"{w.source} workload", w.sl,
-                                f"log missing: {str(err).split(';')[0]}"))  # fmt: skip
+                                log_missing(err)))  # fmt: skip
             continue
         rows += _rows(w, jobs)
     frame = pd.DataFrame(rows)
@@ -336,7 +336,7 @@ def _missing(wid: str, n_jobs: int | None, seed: int) -> str | None:
     try:
         workload_jobs(wid, n_jobs=n_jobs or 50_000, seed=seed)
     except LogNotAvailable as err:
-        return str(err).split(";")[0]
+        return log_missing(err).removeprefix("log missing: ")
     return None
 
 
