@@ -8,7 +8,8 @@ a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``.
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
 ``InvalidParameter`` naming it and its value; ``check_bool`` a flag, ``check_choice`` a
 name from a fixed set, ``check_array`` an array of numbers and ``check_frame`` a table's
-type and columns.
+type and columns. ``reworded`` gives a caught error a caller's message and keeps its
+class (an ``InvalidType`` stays an ``InvalidType``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numbers
 
 __all__ = ["HpcmodelsError", "InvalidParameter", "InvalidType", "LogNotAvailable", "SWFError",
            "SWFFileError", "UnknownLogError", "check_array", "check_bool", "check_choice",
-           "check_frame", "check_int", "check_real"]  # fmt: skip
+           "check_frame", "check_int", "check_real", "reworded"]  # fmt: skip
 
 
 class HpcmodelsError(ValueError):
@@ -63,6 +64,15 @@ class UnknownLogError(HpcmodelsError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+def reworded(error: InvalidParameter, message: str) -> InvalidParameter:
+    """A new error of ``error``'s own class (an :class:`InvalidParameter` or
+    :class:`InvalidType`) with ``message``: re-raise a helper's error
+    in a caller's words without turning an :class:`InvalidType` (also a ``TypeError``)
+    into a plain :class:`InvalidParameter`. Use as ``raise reworded(err, "...") from
+    None``."""
+    return type(error)(message)
 
 
 def check_int(name: str, value: object, *, minimum: int | None = None,

@@ -6,7 +6,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InvalidParameter, check_array, check_bool, check_int, check_real
+from ..errors import (
+    InvalidParameter,
+    check_array,
+    check_bool,
+    check_int,
+    check_real,
+    reworded,
+)
 
 __all__ = ["Network"]
 
@@ -28,8 +35,10 @@ class Network:
     Accepted: ``bsbw`` and ``lslt`` finite numbers >= 0, ``chunk`` and
     ``compute_fraction`` in [0, 1] (stored as floats); ``link_mbps`` one finite number
     > 0 or a non-empty list, tuple or array of them (stored as a tuple of floats, so the
-    network stays hashable); ``dynamic`` a bool. Bools as numbers, strings, None, NaN
-    and inf are an :class:`~hpcmodels.errors.InvalidParameter` naming the field.
+    network stays hashable); ``dynamic`` a bool. NaN, inf and numbers out of range are
+    an :class:`~hpcmodels.errors.InvalidParameter` naming the field; bools as numbers,
+    strings, None and other non-numbers an :class:`~hpcmodels.errors.InvalidType` (also
+    an ``InvalidParameter`` and a ``TypeError``).
     """
 
     bsbw: float
@@ -55,9 +64,9 @@ class Network:
         else:
             try:
                 links = check_real("Network.link_mbps", links, above=0)
-            except InvalidParameter:
-                raise InvalidParameter(
-                    f"Network.link_mbps must be finite and > 0, got {self.link_mbps!r}"
+            except InvalidParameter as err:
+                raise reworded(
+                    err, f"Network.link_mbps must be finite and > 0, got {self.link_mbps!r}"
                 ) from None
         object.__setattr__(self, "link_mbps", links)
         object.__setattr__(self, "dynamic", check_bool("Network.dynamic", self.dynamic))

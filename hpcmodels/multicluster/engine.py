@@ -34,6 +34,7 @@ from ..errors import (
     check_bool,
     check_int,
     check_real,
+    reworded,
 )
 from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, LOCAL_FIRST, LOCAL_ONLY, RANDOM_FIT, TLA
 from .events import next_time, process_events
@@ -230,9 +231,9 @@ def _rate_model(rate_model) -> tuple[int, np.ndarray]:
     code = _code(name, RATE_MODELS, "rate model")
     try:
         values = check_array("rate_model parameters", params, ndim=1)
-    except InvalidParameter:
-        raise InvalidParameter(
-            f"rate model parameters must be finite numbers (rate_model), got {params!r:.80}"
+    except InvalidParameter as err:
+        raise reworded(
+            err, f"rate model parameters must be finite numbers (rate_model), got {params!r:.80}"
         ) from None
     if values.size != 2:
         raise InvalidParameter(

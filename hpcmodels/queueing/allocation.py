@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from ..equality import ByValue
-from ..errors import InvalidParameter, InvalidType, check_array, check_int, check_real
+from ..errors import InvalidParameter, check_array, check_int, check_real, reworded
 from .mmm import MAX_SERVERS, _erlang_c_and_slope
 from .slack import Slack, _laplace, as_slack
 
@@ -343,10 +343,11 @@ def _packed(packed):
         return packed
     try:
         return as_slack(packed).packed()
-    except InvalidParameter:
-        raise InvalidType(
+    except InvalidParameter as err:  # InvalidType for no pair at all, as as_slack says
+        raise reworded(
+            err,
             "packed must be a slack's packed form (kind, values, weights), a UniformSlack or "
-            f"SpikeSlack, or a (lo, hi) pair, got {packed!r:.80}"
+            f"SpikeSlack, or a (lo, hi) pair, got {packed!r:.80} ({err})",
         ) from None
 
 
@@ -402,7 +403,7 @@ def algorithm1(
     try:
         m, u, lam = _system(m, u, lam)
     except InvalidParameter as err:
-        raise type(err)(f"algorithm1 needs a stable system (m, u, lam): {err}") from None
+        raise reworded(err, f"algorithm1 needs a stable system (m, u, lam): {err}") from None
     packed = _packed(packed)
     v_valve = check_real("v_valve", v_valve, above=0)
     alpha_valve = check_real("alpha_valve", alpha_valve, above=0)

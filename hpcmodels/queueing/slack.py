@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..errors import InvalidParameter, check_array, check_real
+from ..errors import InvalidParameter, InvalidType, check_array, check_real
 
 __all__ = ["UniformSlack", "SpikeSlack", "as_slack"]
 
@@ -86,17 +86,21 @@ Slack = UniformSlack | SpikeSlack
 
 def as_slack(slack: Slack | tuple[float, float]) -> Slack:
     """Accept a slack object or a ``(lo, hi)`` pair (tuple, list or array) meaning uniform
-    slack; a string, dict, None or anything else is an InvalidParameter naming slack."""
+    slack. A string, dict, None or another object that is no pair is an
+    :class:`~hpcmodels.errors.InvalidType` (also an ``InvalidParameter``) naming slack; a
+    sequence of another length, or a pair :class:`UniformSlack` refuses, an
+    :class:`~hpcmodels.errors.InvalidParameter`."""
     if isinstance(slack, UniformSlack | SpikeSlack):
         return slack
+    what = f"slack must be (lo, hi), UniformSlack or SpikeSlack, got {slack!r:.80}"
     if isinstance(slack, str | bytes | dict):
-        raise InvalidParameter(f"slack must be (lo, hi), UniformSlack or SpikeSlack, got {slack!r}")
+        raise InvalidType(what)
     try:
         lo, hi = slack
-    except (TypeError, ValueError):
-        raise InvalidParameter(
-            f"slack must be (lo, hi), UniformSlack or SpikeSlack, got {slack!r}"
-        ) from None
+    except TypeError:  # not iterable: no pair at all
+        raise InvalidType(what) from None
+    except ValueError:  # a sequence of another length
+        raise InvalidParameter(what) from None
     return UniformSlack(lo, hi)
 
 

