@@ -14,8 +14,30 @@ import pytest
 
 from hpcmodels.bandwidth import Network
 from hpcmodels.errors import InvalidParameter, InvalidType, check_real, reworded
-from hpcmodels.multicluster import Cluster, simulate
+from hpcmodels.multicluster import Cluster, simulate, tla_scores
 from hpcmodels.queueing import algorithm1
+
+# ---------------------------------------------------------------- 1. duplicate names
+
+
+def test_tla_scores_refuses_two_clusters_of_one_name():
+    # before: one entry, the second cluster's score silently replacing the first's
+    with pytest.raises(InvalidParameter, match=r"clusters 0 and 1 are both named 'a'"):
+        tla_scores([Cluster("a", 8, 1.0), Cluster("a", 8, 2.0)], [], [(4, 0.0, 10.0)])
+
+
+def test_simulate_refuses_two_clusters_of_one_name():
+    jobs = pd.DataFrame({"submit": [0.0], "runtime": [1.0], "procs": [1]})
+    clusters = [Cluster("x", 2), Cluster("y", 2), Cluster("x", 4)]
+    with pytest.raises(InvalidParameter, match=r"clusters 0 and 2 are both named 'x'.*unique"):
+        simulate(jobs, clusters)
+
+
+def test_distinct_names_get_one_score_each():
+    scores = tla_scores([Cluster("a", 8, 1.0), Cluster("b", 8, 2.0)], [], [(4, 0.0, 10.0)])
+    assert sorted(scores) == ["a", "b"]
+    assert scores["a"].att == 10.0 and scores["b"].att == 5.0
+
 
 # ---------------------------------------------------------------- 5. reworded errors
 

@@ -43,7 +43,11 @@ class Cluster:
 
 def cluster_list(clusters: Iterable[Cluster]) -> list[Cluster]:
     """``clusters`` (any iterable, read once: a generator is fine) as a non-empty list of
-    :class:`Cluster` objects with at most ``2**53`` processors in all."""
+    :class:`Cluster` objects with distinct names and at most ``2**53`` processors in all.
+
+    Two clusters of the same name are an :class:`~hpcmodels.errors.InvalidParameter`
+    naming it: results keyed by name (:func:`.lookahead.tla_scores`) would silently keep
+    one of them."""
     if isinstance(clusters, Cluster | str | bytes | dict) or not isinstance(clusters, Iterable):
         raise InvalidType(f"clusters must be a list of Cluster objects, got {clusters!r:.80}")
     clusters = list(clusters)
@@ -52,6 +56,14 @@ def cluster_list(clusters: Iterable[Cluster]) -> list[Cluster]:
     for c in clusters:
         if not isinstance(c, Cluster):
             raise InvalidType(f"clusters must be Cluster objects, got {c!r:.80}")
+    first = {}
+    for k, c in enumerate(clusters):
+        if c.name in first:
+            raise InvalidParameter(
+                f"clusters {first[c.name]} and {k} are both named {c.name!r}: cluster names "
+                "must be unique"
+            )
+        first[c.name] = k
     total = sum(c.procs for c in clusters)
     if total > MAX_PROCS:
         raise InvalidParameter(f"{total} processors in all clusters: at most 2**53 are supported")
