@@ -11,10 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hpcmodels.bandwidth import Network
 from hpcmodels.errors import InvalidParameter, InvalidType, check_real, reworded
-from hpcmodels.multicluster import Cluster, simulate, tla_scores
+from hpcmodels.multicluster import Cluster, RunningJob, WaitingJob, simulate, tla_scores
 from hpcmodels.queueing import algorithm1
 
 # ---------------------------------------------------------------- 1. duplicate names
@@ -37,6 +39,48 @@ def test_distinct_names_get_one_score_each():
     scores = tla_scores([Cluster("a", 8, 1.0), Cluster("b", 8, 2.0)], [], [(4, 0.0, 10.0)])
     assert sorted(scores) == ["a", "b"]
     assert scores["a"].att == 10.0 and scores["b"].att == 5.0
+
+
+# ---------------------------------------------------------------- 2. submitted after now
+
+TWO = [Cluster("a", 8, 1.0), Cluster("b", 8, 2.0)]
+
+
+def test_tla_scores_refuses_a_waiting_job_submitted_after_now():
+    # before: att -90 and -95, turnarounds that end before the job was submitted
+    with pytest.raises(InvalidParameter, match=r"waiting\[0\]\.submit = 100\.0 .* now = 0\.0"):
+        tla_scores(TWO, [], [(4, 100.0, 10.0)], now=0.0)
+    waiting = [(4, 0.0, 10.0), (2, 5.0, 1.0), (8, 50.5, 1.0)]
+    with pytest.raises(InvalidParameter, match=r"waiting\[2\]\.submit = 50\.5 .* now = 50\.0"):
+        tla_scores(TWO, [], waiting, now=50.0)
+
+
+def test_a_job_submitted_at_now_and_a_running_job_ended_before_now_are_taken():
+    # the running job's 4 processors on a count as released at now: the 8-processor job
+    # starts at now in both branches (on a when the target went to b, on b otherwise)
+    waiting = [WaitingJob(4, 100.0, 10.0), WaitingJob(8, 100.0, 10.0)]
+    scores = tla_scores(TWO, [RunningJob("a", 4, 90.0)], waiting, now=100.0)
+    assert scores["a"].turnaround == [10.0, 5.0] and scores["a"].clusters == ["a", "b"]
+    assert scores["b"].turnaround == [5.0, 10.0] and scores["b"].clusters == ["b", "a"]
+    assert scores["a"].starts == scores["b"].starts == [100.0, 100.0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    now=st.floats(-1e6, 1e6),
+    waits=st.lists(st.tuples(st.integers(1, 8), st.floats(0, 1e4), st.floats(0, 1e3)),
+                   min_size=1, max_size=6),
+    running=st.lists(st.tuples(st.sampled_from("ab"), st.integers(1, 2), st.floats(-1e6, 1e6)),
+                     max_size=3),
+)  # fmt: skip
+def test_every_turnaround_of_a_valid_snapshot_is_at_least_the_run_time(now, waits, running):
+    # waiting jobs submitted up to 10^4 s before now: each simulated turnaround is at
+    # least the job's run time on the fastest cluster, never negative
+    waiting = [(p, now - back, est) for p, back, est in waits]
+    for name, score in tla_scores(TWO, running, waiting, now=now).items():
+        floor = np.array([est / 2.0 for _, _, est in waiting]) * (1 - 1e-12)
+        assert np.all(np.array(score.turnaround) >= floor - 1e-9 * max(abs(now), 1)), name
+        assert np.all(np.array(score.starts) >= now)
 
 
 # ---------------------------------------------------------------- 5. reworded errors

@@ -913,9 +913,12 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
     ``waiting`` as any iterables of the named tuples or of plain tuples/lists of their
     fields (``(cluster, procs, end)``, ``(procs, submit, estimate)``). Processor counts
     are whole numbers in [1, 2**53], times finite numbers (``now``, ``submit``, ``end``
-    any sign; ``estimate`` >= 0); bools and strings are refused. Anything else is an
-    :class:`~hpcmodels.errors.InvalidParameter` (:class:`~hpcmodels.errors.InvalidType`
-    for a wrong container) naming the argument.
+    any sign; ``estimate`` >= 0); bools and strings are refused. Cluster names must be
+    distinct (the result is keyed by name). A waiting job's ``submit`` must not be after
+    ``now`` (the snapshot is taken at ``now``; its turnaround would come out negative); a
+    running job's ``end`` before ``now`` counts as ``now``. Only the first ``depth``
+    waiting jobs are read. Anything else is an :class:`~hpcmodels.errors.InvalidParameter`
+    (:class:`~hpcmodels.errors.InvalidType` for a wrong container) naming the argument.
     """
     options = TLAOptions(depth=depth, policy=policy)
     clusters = cluster_list(clusters)
@@ -957,6 +960,11 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
     for k, job in enumerate(waiting[:n_wait]):
         wprocs[k] = int(_number(job.procs, f"waiting[{k}].procs", whole=True, low=1))
         wsubmit[k] = _number(job.submit, f"waiting[{k}].submit", low=-np.inf)
+        if wsubmit[k] > now:  # a snapshot at now holds no job submitted later
+            raise InvalidParameter(
+                f"waiting[{k}].submit = {job.submit!r} is after now = {now!r}: a job waiting "
+                "at now was submitted at or before now"
+            )
         west[k] = _number(job.estimate, f"waiting[{k}].estimate")
         if wprocs[k] > cap.max():
             raise InvalidParameter(
