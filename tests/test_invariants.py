@@ -8,6 +8,8 @@ the queueing allocations on 1,000 clusters (fractions finite, >= 0, summing to 1
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hpcmodels.bandwidth import Network
+from hpcmodels.bandwidth.modules import A1, MODULES, module_split
 from hpcmodels.errors import InvalidParameter, InvalidType, check_real, reworded
 from hpcmodels.multicluster import Cluster, RunningJob, WaitingJob, simulate, tla_scores
 from hpcmodels.queueing import algorithm1
@@ -81,6 +84,139 @@ def test_every_turnaround_of_a_valid_snapshot_is_at_least_the_run_time(now, wait
         floor = np.array([est / 2.0 for _, _, est in waiting]) * (1 - 1e-12)
         assert np.all(np.array(score.turnaround) >= floor - 1e-9 * max(abs(now), 1)), name
         assert np.all(np.array(score.starts) >= now)
+
+
+# ---------------------------------------------------------------- 3. modules that never place
+
+CLUSTERS = [Cluster("a", 10), Cluster("b", 8), Cluster("c", 12)]
+JOBS = pd.DataFrame({"submit": [0.0, 1.0, 2.0], "runtime": [5.0] * 3, "procs": [4, 25, 3],
+                     "origin": [0, 1, 2]})  # fmt: skip
+NET = Network(bsbw=500.0, link_mbps=300.0, lslt=1.0, chunk=0.9, compute_fraction=0.4)
+
+
+@pytest.mark.parametrize("module", ["a1", "b3"])
+def test_a_job_a_module_cannot_place_even_on_idle_clusters_is_refused(module):
+    # before: job 1 never started (NaN start and end), dropped 0 and NaN metrics
+    pattern = (rf"job 1 with 25 processors.*co-allocation module '{module}' cannot place it "
+               r"even on idle clusters.*pass drop_too_wide=True to leave them out")  # fmt: skip
+    with pytest.raises(InvalidParameter, match=pattern):
+        simulate(JOBS, CLUSTERS, "first_available", "local_first", coallocation=module,
+                 network=NET)  # fmt: skip
+
+
+@pytest.mark.parametrize("module", ["a1", "b3"])
+def test_with_drop_too_wide_the_unplaceable_job_is_left_out_and_counted(module):
+    res = simulate(JOBS, CLUSTERS, "first_available", "local_first", coallocation=module,
+                   network=NET, drop_too_wide=True)  # fmt: skip
+    assert res.metrics["dropped"] == 1 and res.metrics["jobs"] == 2
+    assert np.isnan(res.jobs["start"].iloc[1]) and res.jobs["cluster"].iloc[1] == -2
+    assert res.jobs["start"].iloc[[0, 2]].tolist() == [0.0, 2.0]
+    assert res.metrics["att"] == 5.0 and res.metrics["mean_wait"] == 0.0
+    assert res.allocation[[1], :].nnz == 0
+
+
+def test_a_module_that_can_place_the_wide_job_keeps_it():
+    # B1 needs only 25 free nodes on links below LSLT: it co-allocates job 1 at t = 1
+    res = simulate(JOBS, CLUSTERS, "first_available", "local_first", coallocation="b1",
+                   network=NET)  # fmt: skip
+    assert res.metrics["dropped"] == 0 and res.jobs["cluster"].iloc[1] == -1
+    assert res.jobs["start"].iloc[1] == 1.0 and math.isfinite(res.metrics["att"])
+
+
+def test_an_unplaceable_job_and_a_job_wider_than_all_clusters_are_counted_together():
+    jobs = JOBS.assign(procs=[4, 25, 31])  # job 2 is wider than the 30 nodes together
+    pattern = r"1 job\(s\) can never start \(and 1 wider than all clusters together\), e.g. job 1 "
+    with pytest.raises(InvalidParameter, match=pattern):
+        simulate(jobs, CLUSTERS, "fcfs", "first_fit", coallocation="a1", network=NET)
+    res = simulate(jobs, CLUSTERS, "fcfs", "first_fit", coallocation="a1", network=NET,
+                   drop_too_wide=True)  # fmt: skip
+    assert res.metrics["dropped"] == 2
+    assert res.jobs["start"].notna().tolist() == [True, False, False]
+
+
+@st.composite
+def module_runs(draw):
+    """A small system, a stream on it (some jobs wider than every cluster, a few wider
+    than all together) and a network; the module and the policies."""
+    m = draw(st.integers(1, 4))
+    caps = draw(st.lists(st.integers(1, 12), min_size=m, max_size=m))
+    n = draw(st.integers(1, 12))
+    gaps = draw(st.lists(st.sampled_from([0.0, 0.5, 3.0, 20.0]), min_size=n, max_size=n))
+    jobs = pd.DataFrame({
+        "submit": np.cumsum(gaps),
+        "runtime": draw(st.lists(st.floats(1.0, 50.0), min_size=n, max_size=n)),
+        "procs": draw(st.lists(st.integers(1, sum(caps) + 2), min_size=n, max_size=n)),
+        "origin": draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n)),
+    })  # fmt: skip
+    links = draw(st.one_of(st.floats(10.0, 2000.0),
+                           st.lists(st.floats(10.0, 2000.0), min_size=m, max_size=m)))  # fmt: skip
+    network = Network(bsbw=draw(st.sampled_from([0.0, 50.0, 400.0, 900.0, 5000.0])),
+                      link_mbps=links, lslt=draw(st.sampled_from([0.0, 0.2, 0.6, 1.0, 1.5])),
+                      chunk=draw(st.sampled_from([0.0, 0.3, 0.7, 0.9, 1.0])),
+                      compute_fraction=0.4, dynamic=draw(st.booleans()))  # fmt: skip
+    selection = draw(st.sampled_from(["fcfs", "first_available", "first_available_once"]))
+    allocation = draw(st.sampled_from(["local_first", "first_fit", "best_fit"]))
+    clusters = [Cluster(f"c{i}", p) for i, p in enumerate(caps)]
+    return jobs, clusters, selection, allocation, draw(st.sampled_from(MODULES)), network
+
+
+@settings(max_examples=150, deadline=None)
+@given(run=module_runs())
+def test_with_drop_too_wide_every_kept_job_starts(run):
+    jobs, clusters, selection, allocation, module, network = run
+    res = simulate(jobs, clusters, selection, allocation, coallocation=module, network=network,
+                   drop_too_wide=True, debug=True)  # fmt: skip
+    started = res.jobs["start"].notna().to_numpy()
+    assert res.metrics["dropped"] + started.sum() == len(jobs)
+    assert np.array_equal(np.isfinite(res.jobs["end"].to_numpy()), started)
+    cap = np.array([c.procs for c in clusters])
+    assert np.all(jobs["procs"].to_numpy()[~started] > cap.max())  # only wide jobs dropped
+    if started.any():
+        for key in ("att", "mean_wait", "mean_bounded_slowdown", "makespan", "utilization"):
+            assert math.isfinite(res.metrics[key]), key
+    try:  # without the flag: the same run, or an error naming the flag
+        again = simulate(jobs, clusters, selection, allocation, coallocation=module,
+                         network=network)  # fmt: skip
+    except InvalidParameter as err:
+        assert "drop_too_wide=True" in str(err) and not started.all()
+    else:
+        assert started.all() and again.jobs["start"].notna().all()
+
+
+@st.composite
+def dominated_states(draw):
+    """Two states of the same system, the second with at least as many free nodes and
+    at most the link load of the first on every cluster, and a job width."""
+    m = draw(st.integers(1, 5))
+    cap = np.array(draw(st.lists(st.integers(1, 10), min_size=m, max_size=m)), np.int64)
+    link = np.array(draw(st.lists(st.floats(10.0, 1000.0), min_size=m, max_size=m)))
+    free_hi = np.array([draw(st.integers(0, c)) for c in cap], np.int64)
+    free_lo = np.array([draw(st.integers(0, f)) for f in free_hi], np.int64)
+    load_lo = np.array([draw(st.floats(0.0, 2.0)) for _ in range(m)]) * link
+    load_hi = load_lo + np.array([draw(st.floats(0.0, 2.0)) for _ in range(m)]) * link
+    if draw(st.booleans()):  # the better state is the idle system
+        free_hi, load_lo = cap.copy(), np.zeros(m)
+    p = draw(st.integers(1, int(cap.sum()) + 1))
+    knobs = (draw(st.sampled_from([0.0, 50.0, 400.0, 900.0])),
+             draw(st.sampled_from([0.0, 0.3, 1.0, 1.4])), draw(st.sampled_from([0.0, 0.5, 0.9])))  # fmt: skip
+    return cap, link, (free_lo, load_hi), (free_hi, load_lo), p, knobs
+
+
+@settings(max_examples=300, deadline=None)
+@given(states=dominated_states(), module=st.sampled_from(MODULES))
+def test_a_module_only_loses_options_as_free_nodes_fall_and_loads_rise(states, module):
+    # the reason an unplaceable job can be judged on the idle system (engine.idle_unplaceable)
+    cap, link, worse, better, p, (bsbw, lslt, chunk) = states
+    code = A1 + MODULES.index(module)
+    m = cap.size
+    sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
+
+    def placed(state):
+        free, load = state
+        return module_split(code, free.copy(), load, link, p, bsbw, lslt, chunk, sites, widths, 0)
+
+    if placed(worse) > 0:
+        assert placed(better) > 0
 
 
 # ---------------------------------------------------------------- 5. reworded errors

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..bandwidth.modules import A1
+from ..bandwidth.modules import A1, MODULES, module_split
 from ..bandwidth.network import Network
 from ..equality import ByValue
 from ..errors import (
@@ -244,6 +244,40 @@ def _rate_model(rate_model) -> tuple[int, np.ndarray]:
     return code, values
 
 
+def idle_unplaceable(code: int, cap: np.ndarray, network: Network, procs: np.ndarray) -> np.ndarray:
+    """Which of the widths ``procs`` bandwidth-aware co-allocation module ``code`` (``A1``
+    ... ``B4``) cannot place even on the idle system: every node free, every link
+    unloaded. One module call per distinct width.
+
+    The idle system is the best state a module ever sees, so a job it cannot place there
+    (and that fits no single cluster, so local allocation and migration never place it)
+    would wait forever. The modules only lose options as free nodes fall and link loads
+    rise (:mod:`hpcmodels.bandwidth.modules`):
+
+    * B1-B4 use the clusters whose link load is below LSLT x capacity (at load 0 all of
+      them when LSLT > 0; under any load a subset) and place a job exactly when those
+      clusters' free nodes add up to ``p``: B1 and B2 take them in their orders until
+      ``p`` are covered, B4 deals them one at a time. B3 also needs the eligible cluster
+      with the most free nodes to hold ``ceil(chunk x p)``: the most free nodes an
+      eligible cluster can have is its capacity, which it has at idle.
+    * A1 may put ``x`` nodes on cluster ``i`` when ``x <= free_i`` and ``x = 0`` or the
+      demand of ``x`` nodes (Eq. 1, fixed by ``x`` and ``p``) fits within LSLT x
+      capacity - load (Eqs. 9-10, as :func:`~hpcmodels.bandwidth.modules.a1_brute_force`
+      states them): each cluster's set of counts shrinks as its free nodes fall and its
+      load rises, so any split Eq. 11 accepts later it accepts at idle.
+    """
+    m = cap.size
+    link_cap = network.link_capacities(m)
+    idle_load = np.zeros(m)
+    sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
+    out = np.zeros(procs.size, bool)
+    for p in np.unique(procs):
+        used = module_split(code, cap.copy(), idle_load, link_cap, int(p), network.bsbw,
+                            network.lslt, network.chunk, sites, widths, 0)  # fmt: skip
+        out[procs == p] = used == 0
+    return out
+
+
 def _code(name, options, what) -> int:
     if (name is not None and not isinstance(name, str)) or name not in options:
         raise InvalidParameter(f"unknown {what} {name!r}; choose one of {list(options)}")
@@ -340,8 +374,12 @@ def simulate(
     2006). A job wider than every cluster (than all of them together, with co-allocation)
     is an error, or with ``drop_too_wide=True`` is left out and counted in
     ``metrics["dropped"]``; when every job is left out the result is empty (no rows
-    scheduled, metrics NaN). ``tla`` sets TLA's knobs (:class:`.lookahead.TLA`; default:
-    every waiting job simulated, allocation depth 1, fastest first inside, ATT); with
+    scheduled, metrics NaN). With a bandwidth-aware module (``coallocation="a1"`` ...
+    ``"b4"``, Jones 2005) so is a job wider than every cluster that the module cannot
+    split even on the idle system (every node free, no link load: its best state, see
+    :func:`idle_unplaceable`), since it could never start; so every job kept starts.
+    ``tla`` sets TLA's knobs (:class:`.lookahead.TLA`; default: every waiting job
+    simulated, allocation depth 1, fastest first inside, ATT); with
     ``allocation="tla"`` the counters report its activations and decision changes
     against simulation depth 1. ``rate_model=(rate_code, params)`` plugs in a model of running
     jobs' progress rates (see :mod:`hpcmodels.multicluster.rates`). ``debug=True``
@@ -411,6 +449,24 @@ def simulate(
     if alloc == LOCAL_ONLY:  # a job runs on its own cluster or never
         limit = cap[data["origin"]]
     too_wide = data["procs"] > limit
+    unplaceable = np.zeros(too_wide.size, bool)
+    if coal >= A1:  # fits no cluster and the module cannot split it, even at idle
+        unplaceable = (data["procs"] > cap.max()) & ~too_wide
+        if unplaceable.any():
+            unplaceable[unplaceable] = idle_unplaceable(coal, cap, network,
+                                                        data["procs"][unplaceable])  # fmt: skip
+        too_wide |= unplaceable
+    if unplaceable.any() and not drop_too_wide:
+        i = int(np.argmax(unplaceable))
+        wider = int(too_wide.sum() - unplaceable.sum())
+        also = f" (and {wider} wider than all clusters together)" if wider else ""
+        raise InvalidParameter(
+            f"{int(unplaceable.sum())} job(s) can never start{also}, e.g. job "
+            f"{jobs.index[i]!r} with {data['procs'][i]} processors: wider than every cluster "
+            f"({cap.max()} processors), and co-allocation module {MODULES[coal - A1]!r} "
+            "cannot place it even on idle clusters (every node free, no link load); pass "
+            "drop_too_wide=True to leave them out"
+        )
     if too_wide.any() and not drop_too_wide:
         i = int(np.argmax(too_wide))
         where = "all clusters together" if coal else "every cluster"
