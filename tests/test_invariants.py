@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hpcmodels.bandwidth import Network
+from hpcmodels.bandwidth import Network, allot_bandwidth
+from hpcmodels.bandwidth.model import allot_kernel
 from hpcmodels.bandwidth.modules import A1, MODULES, module_split
 from hpcmodels.errors import InvalidParameter, InvalidType, check_real, reworded
 from hpcmodels.multicluster import Cluster, RunningJob, WaitingJob, simulate, tla_scores
@@ -217,6 +218,71 @@ def test_a_module_only_loses_options_as_free_nodes_fall_and_loads_rise(states, m
 
     if placed(worse) > 0:
         assert placed(better) > 0
+
+
+# ---------------------------------------------------------------- 4. overflowing demands
+
+
+def _ratios_agree(demand, allotted):
+    """Each job's allotted/required ratio is one number on every link it spans."""
+    for d, a in zip(demand, allotted, strict=True):
+        r = a[d > 0] / d[d > 0]
+        if r.size:
+            np.testing.assert_allclose(r, r[0], rtol=1e-12, atol=0)
+
+
+def test_demands_whose_sum_overflows_are_allotted_not_zeroed():
+    demand = np.array([[1e308, 1e308], [1e308, 0.0]])
+    capacity = np.array([100.0, 50.0])
+    out = allot_bandwidth(demand, capacity)  # before: all zeros (the link total was inf)
+    np.testing.assert_array_equal(out, [[50.0, 50.0], [50.0, 0.0]])
+    scaled = allot_bandwidth(np.ldexp(demand, -8), np.ldexp(capacity, -8))
+    np.testing.assert_array_equal(out, np.ldexp(scaled, 8))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    jobs=st.integers(2, 6),
+    links=st.integers(1, 4),
+    data=st.data(),
+)
+def test_overflowing_demands_get_the_scaled_problem_s_allotment(jobs, links, data):
+    mant = st.floats(0.5, 1.0, exclude_max=True)
+    demand = np.array(data.draw(st.lists(st.tuples(*[mant] * links), min_size=jobs,
+                                         max_size=jobs)))  # fmt: skip
+    expo = np.array(data.draw(st.lists(st.tuples(*[st.integers(1015, 1024)] * links),
+                                       min_size=jobs, max_size=jobs)))  # fmt: skip
+    spans = np.array(data.draw(st.lists(st.tuples(*[st.booleans()] * links), min_size=jobs,
+                                        max_size=jobs)))  # fmt: skip
+    spans[:2, 0] = True  # two jobs at 2**1023 or more on link 0: its total overflows
+    expo[:2, 0] = 1024
+    demand = np.where(spans, np.ldexp(demand, expo), 0.0)
+    capacity = np.ldexp(np.array(data.draw(st.lists(mant, min_size=links, max_size=links))),
+                        data.draw(st.lists(st.integers(-20, 1020), min_size=links,
+                                           max_size=links)))  # fmt: skip
+    with np.errstate(over="ignore"):
+        assert not np.isfinite(demand.sum(axis=0)).all()
+    out = allot_bandwidth(demand, capacity)
+    k = 12  # 6 jobs below 2**1024 each sum below 2**1027: 2**-12 keeps every total finite
+    scaled = np.empty_like(demand)
+    allot_kernel(np.ldexp(demand, -k), np.ldexp(capacity, -k), scaled)
+    np.testing.assert_array_equal(out, np.ldexp(scaled, k))
+    assert np.all(np.isfinite(out)) and np.all(out >= 0) and np.all(out <= demand)
+    assert np.all(out[demand > 0] > 0)  # nothing zeroed
+    # a link whose capacity is below 2**-1022 of its demand has a subnormal saturation
+    # factor (the kernel's, at any scale): the bounds hold to the bits it keeps only
+    total = np.ldexp(demand, -k).sum(axis=0)
+    if np.all(np.ldexp(capacity, -k) >= np.ldexp(total, -1000)):
+        assert np.all(out.sum(axis=0) <= capacity * (1 + 1e-12))
+        _ratios_agree(demand, out)
+
+
+def test_finite_totals_are_allotted_by_the_kernel_unscaled():
+    demand = np.array([[300.0, 10.0, 0.0], [200.0, 0.0, 80.0], [0.0, 40.0, 90.0]])
+    capacity = np.array([250.0, 100.0, 100.0])
+    expected = np.empty_like(demand)
+    allot_kernel(demand, capacity, expected)
+    np.testing.assert_array_equal(allot_bandwidth(demand, capacity), expected)
 
 
 # ---------------------------------------------------------------- 5. reworded errors

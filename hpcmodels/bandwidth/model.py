@@ -35,6 +35,8 @@ against each other.
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -155,16 +157,43 @@ def allot_bandwidth(demand, capacity) -> np.ndarray:
     """Bandwidth allotted to each job on each link (Section 3.5, Steps 1-5).
 
     ``demand[jobs, links]`` is each job's required bandwidth per link (Eq. 1; 0 where it
-    does not span the link) and ``capacity[links]`` each link's maximum. The result never
-    exceeds a link's capacity, equals the demand when no link is saturated, and gives a
-    job the same allotted/required ratio on every link it spans."""
+    does not span the link) and ``capacity[links]`` each link's maximum: finite numbers
+    >= 0 (arrays, lists or tuples; no bools or strings). The result never exceeds a link's
+    capacity, equals the demand when no link is saturated, and gives a job the same
+    allotted/required ratio on every link it spans.
+
+    Demands whose sum on a link overflows (each finite, their total beyond the float
+    range, about 1.8e308) are allotted as the same problem scaled down by ``2**k``
+    (demand and capacity alike), then scaled back up by ``2**k``; a power of two scales
+    exactly and the allotment scales with its input, so the result is that problem's
+    allotment times ``2**k``. ``k`` is small (at most ``2 + log2(jobs)``), so the caveat
+    concerns tiny values only: one below ``2**(k - 1022)`` (about ``jobs x 1e-307``)
+    becomes subnormal when scaled down and may lose bits, one below ``2**(k - 1075)``
+    underflows to 0, and comes back so. (At any scale, a link whose capacity is below
+    ``2**-1022`` times its total demand has a subnormal saturation factor with fewer
+    bits: the bounds above then hold only to that precision.)"""
     d = _matrix("demand", demand, 2)
     cap = _matrix("capacity", capacity, 1)
     if d.shape[1] != cap.size:
         raise InvalidParameter(f"demand has {d.shape[1]} links, capacity {cap.size}")
+    shift = _overflow_shift(d)
+    if shift:
+        d, cap = np.ldexp(d, -shift), np.ldexp(cap, -shift)
     out = np.empty_like(d)
     allot_kernel(np.ascontiguousarray(d), cap, out)
-    return out
+    return np.ldexp(out, shift) if shift else out
+
+
+def _overflow_shift(demand: np.ndarray) -> int:
+    """0 when every link's total demand is finite; else the ``k`` such that the demands
+    times ``2**-k`` sum to finite totals on every link: each is below ``2**e`` (``e``
+    the largest entry's binary exponent), so ``jobs`` of them sum below
+    ``2**(e + ceil(log2 jobs) - k)``, kept at most ``2**1022``."""
+    with np.errstate(over="ignore"):
+        if np.all(np.isfinite(demand.sum(axis=0))):
+            return 0
+    _, exponent = np.frexp(demand.max())
+    return int(exponent) + math.ceil(math.log2(demand.shape[0])) - 1022
 
 
 def slowdown_factors(demand, allotted) -> np.ndarray:
