@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hpcmodels.bandwidth import Network, allot_bandwidth
@@ -21,7 +21,13 @@ from hpcmodels.bandwidth.model import allot_kernel
 from hpcmodels.bandwidth.modules import A1, MODULES, module_split
 from hpcmodels.errors import InvalidParameter, InvalidType, check_real, reworded
 from hpcmodels.multicluster import Cluster, RunningJob, WaitingJob, simulate, tla_scores
-from hpcmodels.queueing import algorithm1
+from hpcmodels.queueing import (
+    algorithm1,
+    omr_allocation,
+    ort_allocation,
+    saturation_rate,
+    weighted_allocation,
+)
 
 # ---------------------------------------------------------------- 1. duplicate names
 
@@ -334,3 +340,124 @@ def test_algorithm1_keeps_the_class_of_a_bad_packed_slack():
     assert not isinstance(caught.value, TypeError)
     with pytest.raises(InvalidType, match=r"algorithm1 needs a stable system .*nodes"):
         algorithm1(0, None, [1.0], 1.0)
+
+
+# ---------------------------------------------------------------- 6a. the engine at scale
+
+
+def _system(m: int, seed: int) -> list[Cluster]:
+    rng = np.random.default_rng(seed)
+    procs = rng.integers(1, 65, m)
+    procs[0] = 64
+    speed = rng.uniform(0.5, 2.0, m)
+    return [Cluster(f"c{i}", int(p), float(s)) for i, (p, s) in enumerate(zip(procs, speed, strict=True))]  # fmt: skip
+
+
+def _stream(n: int, clusters: list[Cluster], seed: int, widest: int) -> pd.DataFrame:
+    """``n`` jobs of 1..``widest`` processors at 90 % of the system's capacity (by the
+    runtimes at speed 1), estimates up to 3 times the runtime."""
+    rng = np.random.default_rng(seed)
+    total = sum(c.procs for c in clusters)
+    procs = rng.integers(1, widest + 1, n)
+    runtime = rng.exponential(100.0, n)
+    gap = (procs * runtime).mean() / (0.9 * total)
+    return pd.DataFrame({"submit": np.cumsum(rng.exponential(gap, n)), "runtime": runtime,
+                         "procs": procs, "estimate": runtime * rng.uniform(1.0, 3.0, n)})  # fmt: skip
+
+
+def _assert_schedule(res, jobs: pd.DataFrame, clusters: list[Cluster]) -> None:
+    """Every job completes exactly once where the allocation says, and no cluster has
+    more processors in use than it holds at any instant."""
+    cap = np.array([c.procs for c in clusters])
+    speed = np.array([c.speed for c in clusters])
+    m, n = cap.size, len(jobs)
+    start, end = res.jobs["start"].to_numpy(), res.jobs["end"].to_numpy()
+    submit, procs = jobs["submit"].to_numpy(), jobs["procs"].to_numpy()
+    cluster = res.jobs["cluster"].to_numpy()
+    assert res.metrics["dropped"] == 0 and res.metrics["jobs"] == n
+    assert np.all(np.isfinite(start)) and np.all(np.isfinite(end))
+    assert np.all(start >= submit) and np.all(end >= start)
+    assert np.all((cluster == -1) | ((cluster >= 0) & (cluster < m)))
+    alloc = res.allocation.tocoo()
+    assert alloc.shape == (n, m) and np.all(alloc.data > 0)
+    np.testing.assert_array_equal(np.asarray(res.allocation.sum(axis=1)).ravel(), procs)
+    single = cluster >= 0
+    np.testing.assert_array_equal(res.allocation[np.flatnonzero(single), cluster[single]],
+                                  procs[single])  # fmt: skip
+    slowest = np.full(n, np.inf)  # a job runs at its slowest site's speed
+    np.minimum.at(slowest, alloc.row, speed[alloc.col])
+    run = jobs["runtime"].to_numpy() / slowest
+    np.testing.assert_allclose(end - start, run, rtol=1e-9, atol=1e-6)
+    # sweep: +procs at a start, -procs at an end, ends first at one instant
+    rows, cols, vals = alloc.row, alloc.col, alloc.data.astype(np.int64)
+    time = np.concatenate([end[rows], start[rows]])
+    site = np.concatenate([cols, cols])
+    delta = np.concatenate([-vals, vals])
+    kind = np.concatenate([np.zeros(rows.size), np.ones(rows.size)])
+    order = np.lexsort((kind, time, site))
+    site, delta = site[order], delta[order]
+    level = np.cumsum(delta)
+    first = np.searchsorted(site, np.arange(m))  # each cluster's first event
+    has = first < site.size
+    base = np.zeros(m, np.int64)
+    base[has] = level[first[has]] - delta[first[has]]
+    in_use = level - base[site]
+    peak = np.zeros(m, np.int64)
+    np.maximum.at(peak, site, in_use)
+    assert np.all(peak <= cap), f"over-committed: {np.flatnonzero(peak > cap)[:5]}"
+
+
+PAIRS = [("fcfs", "first_fit", None), ("easy", "best_fit", None),
+         ("first_available", "first_fit", "larger_first")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("selection", "allocation", "coallocation"), PAIRS)
+def test_the_engine_keeps_its_invariants_at_scale(selection, allocation, coallocation):
+    # 1,000 clusters, 100,000 jobs, debug on: 3 s, 9 s and 21 s on 2 shared cores
+    clusters = _system(1000, seed=1)
+    widest = 128 if coallocation else 64  # co-allocated jobs span up to 3 sites
+    jobs = _stream(100_000, clusters, seed=2, widest=widest)
+    res = simulate(jobs, clusters, selection, allocation, coallocation=coallocation, debug=True)
+    _assert_schedule(res, jobs, clusters)
+    if coallocation:
+        assert (res.jobs["cluster"] == -1).sum() > 1000  # the co-allocation path is taken
+
+
+def test_the_sweep_catches_an_over_committed_cluster():
+    clusters = [Cluster("a", 4), Cluster("b", 4)]
+    jobs = pd.DataFrame({"submit": [0.0, 0.0, 0.0], "runtime": [2.0, 2.0, 1.0],
+                         "procs": [3, 2, 4]})  # fmt: skip
+    res = simulate(jobs, clusters, debug=True)
+    _assert_schedule(res, jobs, clusters)  # job 2 waits for a: sound
+    res.allocation = res.allocation.tolil()
+    res.allocation[1, :] = [2, 0]  # job 1 moved to a, beside job 0: 5 of 4 processors
+    res.allocation = res.allocation.tocsr()
+    res.jobs.loc[1, "cluster"] = 0
+    with pytest.raises(AssertionError, match="over-committed"):
+        _assert_schedule(res, jobs, clusters)
+
+
+# ---------------------------------------------------------------- 6b. allocations at scale
+
+
+def _queueing_system(m: int, seed: int):
+    rng = np.random.default_rng(seed)
+    nodes = rng.integers(1, 65, m)
+    rates = rng.uniform(0.1, 10.0, m)
+    return nodes, rates, 0.9 * saturation_rate(nodes, rates)
+
+
+@settings(max_examples=12, deadline=None)
+@given(m=st.integers(1, 1000), seed=st.integers(0, 2**32 - 1))
+@example(m=1000, seed=0)
+@example(m=1000, seed=1)
+@example(m=1000, seed=2)
+def test_allocations_are_fractions_summing_to_one(m, seed):
+    nodes, rates, lam = _queueing_system(m, seed)
+    for name, fractions in (("weighted", weighted_allocation(nodes, rates)),
+                            ("ort", ort_allocation(nodes, rates, lam)),
+                            ("omr", omr_allocation(nodes, rates, lam))):  # fmt: skip
+        assert fractions.shape == (m,), name
+        assert np.all(np.isfinite(fractions)) and np.all(fractions >= 0), name
+        assert abs(fractions.sum() - 1.0) <= 1e-12, (name, 1.0 - fractions.sum())
+        assert np.all(fractions * lam < nodes * rates), name  # every cluster stable
