@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from .errors import InvalidParameter, InvalidType, check_frame
+
 __all__ = [
     "use_style",
     "curves",
@@ -278,10 +280,33 @@ def surface_panels(surf: pd.DataFrame, labels: list[str]) -> plt.Figure:
     return fig
 
 
+def _rows(name: str, value: object, columns) -> pd.DataFrame:
+    """``value``, if it is a non-empty DataFrame with ``columns``; else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming ``name`` and the missing columns
+    (:class:`~hpcmodels.errors.InvalidType` when it is no DataFrame)."""
+    check_frame(name, value, columns)
+    if value.empty:
+        raise InvalidParameter(f"{name} is empty ({len(value)} rows, columns "
+                               f"{list(value.columns)}): nothing to plot")  # fmt: skip
+    return value
+
+
+def _title(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidType(f"{name} must be a string, got {type(value).__name__} {value!r:.80}")
+    return value
+
+
 def depth_panels(depth: pd.DataFrame, title: str) -> plt.Figure:
     """Shih 2013, Figs. 10-11: TLA's ATT against the simulation depth, and its decisions
     changed against depth 1 (``depth``: indexed by depth, columns ``att`` and
-    ``changes vs depth 1``, as ``shih2013.depth_study`` or ``section5_means`` give)."""
+    ``changes vs depth 1``, as ``shih2013.depth_study`` or ``section5_means`` give).
+
+    ``depth`` must be a non-empty DataFrame with those columns and ``title`` a string:
+    else an :class:`~hpcmodels.errors.InvalidParameter` naming the argument and the
+    missing columns (:class:`~hpcmodels.errors.InvalidType` for another type)."""
+    _rows("depth", depth, ["att", "changes vs depth 1"])
+    _title("title", title)
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
     labels = [str(d) for d in depth.index]
     axes[0].plot(labels, depth["att"], marker="o")
@@ -297,7 +322,25 @@ def tla_knob_panels(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame
     """Shih 2013, Figs. 8, 12 and 13: ATT of the four methods against the inaccuracy
     factor; TLA's ATT against the simulation depth per policy inside the simulation;
     TLA's ATT against the allocation depth (frames as ``shih2013.inaccuracy_study`` and
-    ``tla_knob_study`` or ``section5_means`` give; ``titles``: each figure's run)."""
+    ``tla_knob_study`` or ``section5_means`` give; ``titles``: each figure's run).
+
+    Accepted: non-empty DataFrames, ``fig8`` indexed by the factor with one column per
+    method, ``fig12`` with columns ``depth``, ``policy`` and ``att``, ``fig13`` with
+    ``allocation depth`` and ``att``; ``titles`` a dict with string values for the keys
+    ``fig8``, ``fig12`` and ``fig13``. Else an :class:`~hpcmodels.errors.InvalidParameter`
+    naming the argument and the missing columns or keys
+    (:class:`~hpcmodels.errors.InvalidType` for another type)."""
+    _rows("fig8", fig8, [])  # no rows or no columns: empty
+    _rows("fig12", fig12, ["depth", "policy", "att"])
+    _rows("fig13", fig13, ["allocation depth", "att"])
+    if not isinstance(titles, dict):
+        raise InvalidType(f"titles must be a dict of the keys ['fig8', 'fig12', 'fig13'], got "
+                          f"{type(titles).__name__}")  # fmt: skip
+    missing = [k for k in ("fig8", "fig12", "fig13") if k not in titles]
+    if missing:
+        raise InvalidParameter(f"titles lacks key(s) {missing}; it has {list(titles)}")
+    for key in ("fig8", "fig12", "fig13"):
+        _title(f"titles[{key!r}]", titles[key])
     fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
     fig8.plot(ax=axes[0], logx=True, marker="o")
     axes[0].set(xlabel="inaccuracy factor", ylabel="ATT (s)", title=f"Fig. 8: {titles['fig8']}")

@@ -2,9 +2,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
 
 from hpcmodels import plots  # noqa: E402
+from hpcmodels.errors import InvalidParameter, InvalidType  # noqa: E402
 from hpcmodels.workloads import swf_frame  # noqa: E402
 
 
@@ -20,3 +24,55 @@ def test_log_distributions_draws_sizes_and_runtimes(tmp_path):
     assert all(len(ax.patches) > 0 for ax in fig.axes)
     path = plots.save(fig, "test_dist", tmp_path)
     assert path.exists() and path.stat().st_size > 1000
+
+
+# ---------------------------------------------------------------- bad input (issue 25)
+
+DEPTH = pd.DataFrame({"att": [900.0, 700.0], "activations": [5, 5],
+                      "changes vs depth 1": [0, 3]}, index=[1, "all"])  # fmt: skip
+FIG8 = pd.DataFrame({"TLA": [500.0, 520.0], "FF": [600.0, 600.0]}, index=[1.0, 2.0])
+FIG12 = pd.DataFrame({"depth": [1, "all"], "policy": ["best_fit"] * 2, "att": [700.0, 650.0]})
+FIG13 = pd.DataFrame({"allocation depth": [1, 2], "att": [640.0, 660.0]})
+TITLES = dict.fromkeys(("fig8", "fig12", "fig13"), "quick")
+
+
+def _knobs(**change):
+    args = {"fig8": FIG8, "fig12": FIG12, "fig13": FIG13, "titles": TITLES, **change}
+    return lambda: plots.tla_knob_panels(**args)
+
+
+PLOT_CASES = [
+    (lambda: plots.depth_panels([900.0, 700.0], "t"), InvalidType, r"depth must be a pandas DataFrame"),
+    (lambda: plots.depth_panels(None, "t"), InvalidType, r"depth must be a pandas DataFrame"),
+    (lambda: plots.depth_panels(DEPTH.drop(columns="changes vs depth 1"), "t"), InvalidParameter,
+     r"depth lacks column\(s\) \['changes vs depth 1'\]"),
+    (lambda: plots.depth_panels(DEPTH.iloc[:0], "t"), InvalidParameter, r"depth is empty"),
+    (lambda: plots.depth_panels(DEPTH, None), InvalidType, r"title must be a string"),
+    (_knobs(fig8=FIG8.to_dict()), InvalidType, r"fig8 must be a pandas DataFrame"),
+    (_knobs(fig8=FIG8.iloc[:0]), InvalidParameter, r"fig8 is empty"),
+    (_knobs(fig8=FIG8[[]]), InvalidParameter, r"fig8 is empty \(2 rows, columns \[\]\)"),
+    (_knobs(fig12=FIG12.drop(columns="policy")), InvalidParameter,
+     r"fig12 lacks column\(s\) \['policy'\]"),
+    (_knobs(fig12=FIG12.iloc[:0]), InvalidParameter, r"fig12 is empty"),
+    (_knobs(fig13=FIG13.rename(columns={"allocation depth": "depth"})), InvalidParameter,
+     r"fig13 lacks column\(s\) \['allocation depth'\]"),
+    (_knobs(fig13=[1, 2]), InvalidType, r"fig13 must be a pandas DataFrame"),
+    (_knobs(titles=["quick"] * 3), InvalidType, r"titles must be a dict"),
+    (_knobs(titles={"fig8": "a", "fig13": "b"}), InvalidParameter, r"titles lacks key\(s\) \['fig12'\]"),
+    (_knobs(titles={**TITLES, "fig13": 13}), InvalidType, r"titles\['fig13'\] must be a string"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "error", "message"), PLOT_CASES)
+def test_section5_panels_refuse_bad_input_naming_the_argument(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+    plt.close("all")
+
+
+def test_section5_panels_draw_valid_frames():
+    fig = plots.tla_knob_panels(FIG8, FIG12, FIG13, TITLES)
+    assert [len(ax.lines) for ax in fig.axes] == [2, 1, 1]
+    depth = plots.depth_panels(DEPTH, "quick")
+    assert len(depth.axes[1].patches) == 2
+    plt.close("all")
