@@ -125,7 +125,8 @@ def _move_three_times(page, case: Case, shot: str) -> None:
         scope.wait_for(timeout=300_000)
     except Exception as err:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SCREENSHOTS / f"failed_{shot}", full_page=True)
+        page.screenshot(path=SCREENSHOTS / f"failed_{time.strftime('%H%M%S')}_{shot}",
+                        full_page=True)  # fmt: skip
         raise AssertionError(f"the explorer never appeared; {_run_state(page)}") from err
     scope.scroll_into_view_if_needed()
     for value in case.values:
@@ -159,18 +160,34 @@ def _run_state(page) -> str:
     running = sum("*" in p for p in prompts)
     errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
     first = next((e for e in errors if "Error" in e), "")
+    status = page.locator(".jp-StatusBar-Widget", has_text="Python").all_inner_texts()
     return (
-        f"{ran} of {len(prompts)} cells ran, {running} running; "
+        f"{ran} of {len(prompts)} cells ran, {running} running; kernel: {status}; "
         f"first error output: {first[-1500:] or 'none'}"
     )
 
 
 def _dismiss_dialogs(page) -> None:
     """Close a modal JupyterLab dialog left open over the page (Escape: nothing is
-    accepted), printing its text; a CI run saw one intercept the Run menu's click."""
+    accepted), printing its text; a CI run saw one intercept the Run menu's click. A
+    "Select Kernel" dialog (the kernel was lost while the page connected, seen once in
+    ten runs on a busy machine) is answered with the notebook's own kernel."""
     dialogs = page.locator(".jp-Dialog:visible")
-    while dialogs.count():
-        print("JupyterLab dialog dismissed:", dialogs.first.inner_text()[:300])
+    for _ in range(5):  # a dialog that comes back again and again: the click will say so
+        if not dialogs.count():
+            return
+        text = dialogs.first.inner_text()
+        if "Select Kernel" in text:  # the kernel was lost: take the notebook's own again,
+            # as a user would (Escape would leave the notebook without a kernel)
+            print("JupyterLab asked for a kernel: the notebook's own is selected")
+            choice = dialogs.first.locator("select")
+            if choice.count():
+                choice.first.select_option(label="Python (hpcmodels)")
+            dialogs.first.locator(".jp-mod-accept").click()
+            page.get_by_text("Kernel status: Idle").first.wait_for(state="attached",
+                                                                   timeout=120_000)  # fmt: skip
+            continue
+        print("JupyterLab dialog dismissed:", text[:300])
         page.keyboard.press("Escape")
         page.wait_for_timeout(500)
         if dialogs.count():  # not closed by Escape: stop, the click will say why
@@ -183,21 +200,25 @@ def _menu(page, menu: str, item: str) -> None:
     page.locator(".lm-Menu-itemLabel", has_text=item).first.click()
 
 
-RAN_OR_QUEUED = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden)'
-    + ' .jp-CodeCell .jp-InputPrompt')].some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))"""
+# a numbered prompt: the kernel of this session ran a cell (the copies have no stored
+# numbers); "[*]" alone is not enough, it only says the page queued the cell, and a queue
+# sent while the kernel's connection comes up can be dropped
+RAN_HERE = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden)'
+    + ' .jp-CodeCell .jp-InputPrompt')].some(p => /\\[\\d+\\]/.test(p.textContent))"""
 
 
 def _run_all(page, attempts: int = 3) -> None:
     """Run every cell on the notebook's fresh kernel (Run > Run All Cells) and make sure
-    it really runs: a cell's prompt shows it queued or done. A request sent while the kernel's connection
-    is coming up can be lost, so it is sent again; no restart, because restarting a
-    kernel that has just started can break jupyter_server's websocket (seen in CI: the
-    kernel stayed "Starting" after a struct.error in deserialize_binary_message)."""
+    it really runs: a cell's prompt gets a number from this session's kernel. A request
+    sent while the kernel's connection is coming up can be lost, so it is sent again; no
+    restart, because restarting a kernel that has just started can break
+    jupyter_server's websocket (seen in CI: the kernel stayed "Starting" after a
+    struct.error in deserialize_binary_message)."""
     for _ in range(attempts):
         _menu(page, "Run", "Run All Cells")
-        try:  # a cell queued or done ("[*]" or "[1]"): a short notebook's busy spell can
-            # come and go between two polls, its prompts cannot
-            page.wait_for_function(RAN_OR_QUEUED, timeout=30_000)
+        try:  # a short notebook's busy spell can come and go between two polls; a
+            # numbered prompt stays
+            page.wait_for_function(RAN_HERE, timeout=30_000)
             return
         except PlaywrightTimeout:
             continue
