@@ -128,6 +128,12 @@ def jupyter_lab(root: Path):
         try:
             _wait_for_port(port, proc)
             yield f"http://127.0.0.1:{port}", token
+        except BaseException:  # a failed test shows what the server saw (kernel starts,
+            # restarts, websocket errors) in its captured output
+            log.flush()
+            print("JupyterLab server log (last 40 lines):")
+            print("".join((root / "lab.log").read_text().splitlines(True)[-40:]))
+            raise
         finally:
             proc.terminate()
             proc.wait(timeout=30)
