@@ -3,8 +3,12 @@ bandwidth-aware meta-schedulers.
 
 * :mod:`.model`: link demand (Eq. 1), PPBW from BSBW (Eq. 8), saturation (Eq. 3), the
   bandwidth allotment (Steps 1-5, Eq. 4), slowdown factors (Eq. 5) and the progress
-  rate that carries Eqs. 6-7 (:mod:`.residual` is their literal recurrence).
-* :mod:`.modules`: the co-allocation modules A1 (Eqs. 9-11) and B1-B4 (Section 5).
+  rate that carries Eqs. 6-7 (:mod:`.residual` is their literal recurrence), as typed
+  functions over the numba kernels that the engine runs
+  (:mod:`hpcmodels.multicluster.linkshare`).
+* :mod:`.modules`: the co-allocation modules A1 (Eqs. 9-11) and B1-B4 (Section 5),
+  re-exported from the engine's layer (:mod:`hpcmodels.multicluster.coallocation_modules`),
+  and the paper's own A1 solver beside them.
 * :class:`Network`: the links as the engine (:func:`hpcmodels.multicluster.simulate`)
   takes them; the engine runs the meta-schedulers (LA -> MIG -> module) with FPFS
   selection and moves co-allocated jobs' ends at every link change.

@@ -31,16 +31,21 @@ profile, and the job progresses through its original execution time ``T_E`` at t
 seconds of ``T_E`` per second, which is how the engine runs it (``rates.set_rate``); the
 literal recurrence is :func:`.residual.advance_residuals`, and the tests check the two
 against each other.
+
+The numba kernels the engine runs, ``demand_kernel``, ``allot_kernel`` and
+``rate_kernel``, live in the engine's layer (:mod:`hpcmodels.multicluster.linkshare`)
+and are re-exported here; the functions below validate their input and call them.
 """
 
 from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
 from ..errors import InvalidParameter, check_array, check_int, check_real
+from ..multicluster.linkshare import allot_kernel, rate_kernel
+from ..multicluster.linkshare import demand_kernel as demand_kernel  # re-exported
 
 MAX_NODES = 2**53
 """Most nodes of one job: counts stay exact in float64."""
@@ -66,14 +71,6 @@ def _number(name: str, value, *, low: float = 0.0, strict: bool = False) -> floa
 def _nodes(name: str, value, low: int) -> int:
     """A whole number in [``low``, 2**53] (an integral float such as ``4.0`` too)."""
     return check_int(name, value, minimum=low, maximum=MAX_NODES)
-
-
-@numba.njit(cache=True)
-def demand_kernel(n, total, bsbw):
-    """Eq. 1 with Eq. 8's PPBW: ``4 BSBW n (N - n) / N^2`` (0 for a one-node job)."""
-    if total <= 1:
-        return 0.0
-    return 4.0 * bsbw * n * (total - n) / (total * total)
 
 
 def ppbw_from_bsbw(bsbw: float, total_nodes: int) -> float:
@@ -120,37 +117,6 @@ def saturation(demand, capacity) -> np.ndarray:
     total = d.sum(axis=0)
     with np.errstate(divide="ignore"):
         return np.where(total > 0, cap / np.where(total > 0, total, 1.0), np.inf)
-
-
-@numba.njit(cache=True)
-def allot_kernel(demand, capacity, allotted):
-    """Steps 1-5 of Section 3.5 into ``allotted`` (same shape as ``demand``: jobs x
-    links). Returns the number of saturation corrections (Step 3) made."""
-    jobs, links = demand.shape
-    allotted[:, :] = demand
-    avail = capacity.astype(np.float64).copy()
-    unconstrained = np.ones(jobs, np.bool_)
-    corrections = 0
-    while True:
-        worst, factor = -1, 1.0
-        for i in range(links):  # Step 2: residual saturation of Eq. 4
-            total = 0.0
-            for j in range(jobs):
-                if unconstrained[j]:
-                    total += allotted[j, i]
-            if total > 0.0:
-                s = avail[i] / total
-                if s < factor:
-                    worst, factor = i, s
-        if worst < 0:
-            return corrections  # Step 5
-        corrections += 1
-        for j in range(jobs):  # Steps 3-4
-            if unconstrained[j] and demand[j, worst] > 0.0:
-                unconstrained[j] = False
-                for i in range(links):
-                    allotted[j, i] *= factor
-                    avail[i] = max(avail[i] - allotted[j, i], 0.0)
 
 
 def allot_bandwidth(demand, capacity) -> np.ndarray:
@@ -215,11 +181,6 @@ def slowdown_factors(demand, allotted) -> np.ndarray:
         )
     total = d.sum(axis=1)
     return np.where(total > 0, a.sum(axis=1) / np.where(total > 0, total, 1.0), 1.0)
-
-
-@numba.njit(cache=True)
-def rate_kernel(sd, k):
-    return 1.0 / (k + (1.0 - k) / sd)
 
 
 def progress_rate(slowdown: float, compute_fraction: float) -> float:

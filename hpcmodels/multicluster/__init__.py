@@ -87,7 +87,7 @@ rest. The job then runs ``runtime x slowdown / (slowest speed among its sites)``
 Co-allocation is not combined with backfilling. Jones 2005's bandwidth-aware modules
 (``a1``, ``b1`` ... ``b4``, with ``network=Network(...)``) choose the split themselves
 from the free nodes and the links' loads and may decline a job that all free nodes
-would hold (rules: :mod:`hpcmodels.bandwidth.modules`); a job wider than every cluster
+would hold (rules: :mod:`.coallocation_modules`); a job wider than every cluster
 that its module declines even on idle clusters could never start, and is treated as too
 wide (an error, or left out with ``drop_too_wide=True``); with a dynamic network, every
 start or end of a co-allocated job re-allots the links' bandwidth and moves the

@@ -8,7 +8,7 @@ the lower median, ``median_fit_upper`` the upper one. Co-allocation site selecti
 package docstring. The look-ahead allocations ``ai2`` and ``tla`` (Shih 2013) are in
 :mod:`.lookahead`; Jones 2005's local allocation then migration (``local_first``), local
 allocation only (``local_only``) and bandwidth-aware co-allocation modules (``a1``,
-``b1`` ... ``b4``) are in :mod:`hpcmodels.bandwidth.modules`; :mod:`.placement`
+``b1`` ... ``b4``) are in :mod:`.coallocation_modules`; :mod:`.placement`
 dispatches between them and these.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..bandwidth.modules import MODULES
+from .coallocation_modules import MODULES
 
 __all__ = ["ALLOCATIONS", "COALLOCATIONS", "pick", "coallocate"]
 

@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..bandwidth.modules import A1, MODULES, module_split
 from ..bandwidth.network import Network
 from ..equality import ByValue
 from ..errors import (
@@ -37,6 +36,7 @@ from ..errors import (
     reworded,
 )
 from .allocation import AI2, ALLOCATIONS, COALLOCATIONS, LOCAL_FIRST, LOCAL_ONLY, RANDOM_FIT, TLA
+from .coallocation_modules import A1, MODULES, module_split
 from .events import next_time, process_events
 from .lookahead import TLAOptions
 from .metrics import compute_metrics
@@ -252,7 +252,7 @@ def idle_unplaceable(code: int, cap: np.ndarray, network: Network, procs: np.nda
     The idle system is the best state a module ever sees, so a job it cannot place there
     (and that fits no single cluster, so local allocation and migration never place it)
     would wait forever. The modules only lose options as free nodes fall and link loads
-    rise (:mod:`hpcmodels.bandwidth.modules`):
+    rise (:mod:`.coallocation_modules`):
 
     * B1-B4 use the clusters whose link load is below LSLT x capacity (at load 0 all of
       them when LSLT > 0; under any load a subset) and place a job exactly when those

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..bandwidth.modules import A1, module_split
 from .allocation import RANDOM_FIT, coallocate
+from .coallocation_modules import A1, module_split
 from .heap import heap_pop, heap_push
 from .rates import apply_rates, refresh_links, tolerance
 from .segtree import seg_first_le, seg_set

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numba
 
-from ..bandwidth.modules import A1, module_split, widest_split
 from .allocation import AI2, BEST_FIT, LOCAL_FIRST, LOCAL_ONLY, TLA, pick
+from .coallocation_modules import A1, module_split, widest_split
 from .lookahead import ai2_place, tla_place
 from .state import (
     ALLOC,
@@ -80,6 +80,6 @@ def place(state, j, t, allowed):
 @numba.njit(cache=True)
 def coallocation_bound(state):
     """An upper bound on the width a bandwidth-aware co-allocation module can place now
-    (:func:`hpcmodels.bandwidth.modules.widest_split`)."""
+    (:func:`.coallocation_modules.widest_split`)."""
     return widest_split(state.cfg[COAL], state.free, state.link_load, state.link_cap,
                         state.net[LSLT])  # fmt: skip

@@ -27,8 +27,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..bandwidth.model import allot_kernel, demand_kernel, rate_kernel
 from .heap import heap_update
+from .linkshare import allot_kernel, demand_kernel, rate_kernel
 from .state import BSBW, DEBUG, FULL, KFRAC, LINKS_DIRTY, MAX_LEVEL, REBUILD, RLEN, SLOWED
 
 __all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "predicted_end",
@@ -167,8 +167,9 @@ def bandwidth_rates(state, t):
     """Jones 2005, Sections 3.5-3.7: when the links changed, allot bandwidth to the
     running co-allocated jobs (Steps 1-5), and run each at ``base rate / (K + (1 - K) /
     sd)`` with ``sd`` its allotted/required ratio (Eq. 5), the rate form of Eqs. 6-7
-    (:mod:`hpcmodels.bandwidth.model`). When no link is saturated and no job was slowed
-    down, every job keeps its full rate: nothing to compute."""
+    (kernels: :mod:`.linkshare`; the model: :mod:`hpcmodels.bandwidth.model`). When no
+    link is saturated and no job was slowed down, every job keeps its full rate: nothing
+    to compute."""
     if state.ctr[LINKS_DIRTY] == 0:
         return
     state.ctr[LINKS_DIRTY] = 0

@@ -71,7 +71,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..bandwidth.modules import A1
+from .coallocation_modules import A1
 from .events import start_job
 from .placement import NO_PLACE, coallocation_bound, place
 from .profile import (
