@@ -10,8 +10,9 @@ bandwidth-aware meta-schedulers.
   re-exported from the engine's layer (:mod:`hpcmodels.multicluster.coallocation_modules`),
   and the paper's own A1 solver beside them.
 * :class:`Network`: the links as the engine (:func:`hpcmodels.multicluster.simulate`)
-  takes them; the engine runs the meta-schedulers (LA -> MIG -> module) with FPFS
-  selection and moves co-allocated jobs' ends at every link change.
+  takes them (defined in :mod:`hpcmodels.multicluster.network`, re-exported here); the
+  engine runs the meta-schedulers (LA -> MIG -> module) with FPFS selection and moves
+  co-allocated jobs' ends at every link change.
 * :mod:`.experiment`: the paper's synthetic workload and strategies (No Share,
   Migration Only, Ideal, First-Fit, fixed penalty, A1, B1-B4) as one call per point.
 """
@@ -27,7 +28,7 @@ from .model import (
 from .network import Network
 from .residual import Residual, advance_residuals, start_residual
 
-# the experiments import the engine, which imports this package's kernels: load lazily
+# the experiments bring scipy.stats (their batch means): load them on first use
 _EXPERIMENT = ("Setup", "SECTION4", "SECTION6", "STRATEGIES", "SELECTION_READINGS", "workload",
                "run_point", "coallocation_penalty", "batch_means_ci")  # fmt: skip
 

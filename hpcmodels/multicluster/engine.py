@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..bandwidth.network import Network
 from ..equality import ByValue
 from ..errors import (
     InvalidParameter,
@@ -40,6 +39,7 @@ from .coallocation_modules import A1, MODULES, module_split
 from .events import next_time, process_events
 from .lookahead import TLAOptions
 from .metrics import compute_metrics
+from .network import Network
 from .profile import init_pool
 from .rates import BANDWIDTH, RATE_MODELS
 from .selection import session
