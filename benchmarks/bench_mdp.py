@@ -15,7 +15,7 @@ Fair starts: every method of both libraries starts from ``v = 0`` (quantecon's p
 iteration from the greedy policy of ``v = 0``, never co-allocate, as ours);
 ``max_iter`` is 100,000 for both, far above what any method needs.
 
-Columns: ``ours [s]`` is ``CoallocationMDP(...).solve(method)`` on a FRESH model, so it
+Columns: ``ours [s]`` is ``solve(CoallocationMDP(...), method)`` on a FRESH model, so it
 includes building the state space and ``P_0``, ``P_1`` (``build [s]`` on its own);
 ``peer [s]`` is ``DiscreteDP.solve`` with its matrices already built (``peer build [s]``
 apart): ``peer/ours`` is therefore conservative. Times are medians of 3 (Delta >= 100:
@@ -51,7 +51,7 @@ import scipy
 import scipy.sparse as sp
 from quantecon.markov import DiscreteDP
 
-from hpcmodels.mdp import CoallocationMDP
+from hpcmodels.mdp import CoallocationMDP, solve
 
 from timing import median_time
 
@@ -106,7 +106,7 @@ def bench(truncation: int, repeat: int, peer_methods: set[str]) -> tuple[list[di
     log(f"Delta = {truncation}: {mdp.n_states:,} states, {ddp.num_sa_pairs:,} state-action pairs")
     rows, times = [], {"ours": {}, "peer": {}}
     for ours_method, peer_method in PAIRS:
-        t, sol = timed(lambda m=ours_method: model(truncation).solve(m, tol=TOL), repeat)
+        t, sol = timed(lambda m=ours_method: solve(model(truncation), m, tol=TOL), repeat)
         times["ours"][ours_method] = t
         log(f"  ours {ours_method}: {t:.3f} s, {sol.iterations} iterations")
         row = {"Delta": truncation, "states": f"{mdp.n_states:,}", "ours": ours_method,
@@ -130,10 +130,10 @@ def bench(truncation: int, repeat: int, peer_methods: set[str]) -> tuple[list[di
 
 LARGE = """
 import resource, sys, time
-from hpcmodels.mdp import CoallocationMDP
-CoallocationMDP.from_loads(0.8, 0.8, 0.6, truncation=3).solve()  # numba cache
+from hpcmodels.mdp import CoallocationMDP, solve
+solve(CoallocationMDP.from_loads(0.8, 0.8, 0.6, truncation=3))  # numba cache
 start = time.perf_counter()
-sol = CoallocationMDP.from_loads({params}, truncation={d}).solve()
+sol = solve(CoallocationMDP.from_loads({params}, truncation={d}))
 print(time.perf_counter() - start, sol.n_states, sol.iterations, sol.bound,
       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)
 """
@@ -168,7 +168,7 @@ def main() -> None:
     tiny = peer_ddp(model(3))  # compile quantecon's numba helpers outside the timings
     for _, method in PAIRS:
         peer_solve(tiny, method)
-    model(3).solve()  # and ours (or load its cache)
+    solve(model(3))  # and ours (or load its cache)
 
     plan = [(30, 3, {"vi", "pi", "mpi"}), (60, 3, {"vi", "mpi"})]
     if not args.quick:

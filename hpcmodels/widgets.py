@@ -173,7 +173,7 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
     policy (modified policy iteration, warm-started from the previous setting while
     Delta stays the same: a few hundredths of a second at Delta = 30, about half a
     second at 100) is recomputed and drawn as a heatmap for the chosen x1."""
-    from .mdp import CoallocationMDP
+    from .mdp import CoallocationMDP, solve
     from .plots import policy_heatmap
 
     controls = {
@@ -203,7 +203,7 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
                 return
             last = previous.get("solution")
             same_space = last is not None and last.mdp.truncation == mdp.truncation
-            sol = mdp.solve(start=last.values if same_space else None)
+            sol = solve(mdp, start=last.values if same_space else None)
             previous["solution"] = sol
             size = min(15, v["truncation"])
             table = sol.policy_table(v["x1"], size, size)

@@ -40,10 +40,10 @@ def _he_expected(load: float) -> dict[str, float]:
 
 
 def _mdp_expected(rho1: float) -> str:
-    from hpcmodels.mdp import CoallocationMDP
+    from hpcmodels.mdp import CoallocationMDP, solve
 
     mdp = CoallocationMDP.from_loads(rho1, 0.8, 0.6, mu3=0.7, c1=2.0, c2=1.0, truncation=30)
-    table = mdp.solve().policy_table(1, 15, 15)
+    table = solve(mdp).policy_table(1, 15, 15)
     return f"co-allocate in {int(table.to_numpy().sum())} of {table.size} states shown"
 
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hpcmodels.errors import HpcmodelsError
-from hpcmodels.mdp import CoallocationMDP, policy_iteration, value_iteration
+from hpcmodels.mdp import CoallocationMDP, policy_iteration, solve, value_iteration
 from hpcmodels.mdp.simulate import simulate_policy, summarize_runs
 from hpcmodels.papers import filippopoulos as fk
 
@@ -74,7 +74,7 @@ def test_value_and_policy_iteration_agree(rho1, rho2, p, mu3):
 
 
 def test_policy_is_a_monotone_switching_curve_where_the_paper_shows_one():
-    sol = fk.model(30).solve()
+    sol = solve(fk.model(30))
     table = sol.policy_table(1, 15, 15).to_numpy()
     assert np.all(np.diff(table, axis=1) <= 0)  # fewer co-allocations as q2 grows
     assert np.all(np.diff(table, axis=0) >= 0)  # more as q1 grows
@@ -83,7 +83,7 @@ def test_policy_is_a_monotone_switching_curve_where_the_paper_shows_one():
 
 def test_simulation_agrees_with_the_exact_average_cost():
     m = CoallocationMDP.from_loads(0.7, 0.7, 0.6, truncation=10)
-    sol = m.solve()
+    sol = solve(m)
     for policy, actions in (("local", np.zeros(m.n_states, np.int8)), (sol, sol.policy)):
         runs = simulate_policy(m, policy, completions=100_000, replications=8, truncated=True)
         s = summarize_runs(runs, confidence=0.99)
@@ -92,16 +92,16 @@ def test_simulation_agrees_with_the_exact_average_cost():
 
 def test_optimal_policy_costs_less_than_local_and_heuristic_exactly():
     m = CoallocationMDP.from_loads(0.8, 0.8, 0.6, truncation=20)
-    sol = m.solve()
+    sol = solve(m)
     optimal = m.average_cost(sol.policy)
     assert optimal < m.average_cost(np.zeros(m.n_states, np.int8))
 
 
 def test_policy_table_layout():
-    table = fk.model(10).solve().policy_table(1, 5, 7)
+    table = solve(fk.model(10)).policy_table(1, 5, 7)
     assert list(table.index) == [1, 2, 3, 4, 5] and list(table.columns) == list(range(8))
     with pytest.raises(ValueError, match="q1_max"):
-        fk.model(10).solve().policy_table(1, 11, 5)
+        solve(fk.model(10)).policy_table(1, 11, 5)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_policy_table_layout():
         (lambda: CoallocationMDP(1.0, 1.0, 0.5, beta=0.0), "beta"),
         (lambda: CoallocationMDP(1.0, 1.0, 0.5, truncation=0), "truncation"),
         (lambda: CoallocationMDP(1.0, 1.0, 0.5, self_loop="sideways"), "self_loop"),
-        (lambda: SMALL.solve("newton"), "unknown method"),
+        (lambda: solve(SMALL, "newton"), "unknown method"),
         (lambda: simulate_policy(SMALL, "greedy", completions=10), "unknown policy"),
         (lambda: SMALL.decision_matrix(np.ones(SMALL.n_states)), "not allowed"),
         # issue 11, item 7: each was a silent NaN, a truncated value or a deep crash

@@ -90,9 +90,9 @@ def test_the_two_level_evaluation_converges_to_the_exact_values():
 
 
 def test_a_warm_start_from_a_nearby_model_is_faster_and_certified_the_same():
-    previous = CoallocationMDP.from_loads(0.8, 0.8, 0.6, mu3=0.68, truncation=30).solve()
+    previous = solve(CoallocationMDP.from_loads(0.8, 0.8, 0.6, mu3=0.68, truncation=30))
     mdp = CoallocationMDP.from_loads(0.8, 0.8, 0.6, mu3=0.70, truncation=30)
-    cold = mdp.solve()
+    cold = solve(mdp)
     for method in METHODS:
         warm = solve(mdp, method, start=previous.values)
         assert warm.converged and np.array_equal(warm.policy, cold.policy)
@@ -105,7 +105,7 @@ def test_a_warm_start_from_a_nearby_model_is_faster_and_certified_the_same():
 
 
 def test_the_default_is_modified_policy_iteration_with_its_bound():
-    sol = CoallocationMDP.from_loads(0.8, 0.8, 0.6, truncation=30).solve()
+    sol = solve(CoallocationMDP.from_loads(0.8, 0.8, 0.6, truncation=30))
     assert sol.method == "modified_policy_iteration" and 0 < sol.bound < TOL / 2
 
 
@@ -135,12 +135,12 @@ SMALL = CoallocationMDP.from_loads(0.7, 0.6, 0.6, truncation=4)
 )
 def test_bad_solver_options_are_clear_errors(options, message):
     with pytest.raises(ValueError, match=message):
-        SMALL.solve(**options)
+        solve(SMALL, **options)
 
 
 def test_an_unknown_method_names_the_methods():
     with pytest.raises(ValueError, match="modified_policy_iteration"):
-        SMALL.solve("newton")
+        solve(SMALL, "newton")
 
 
 def test_solving_something_else_is_a_type_error():

@@ -392,12 +392,6 @@ class CoallocationMDP:
         pi /= pi.sum()
         return float(pi @ self.cost)
 
-    def solve(self, method: str = "modified_policy_iteration", **options):
-        """Optimal policy and cost (see :func:`hpcmodels.mdp.solve.solve`)."""
-        from .solve import solve
-
-        return solve(self, method=method, **options)
-
     def describe(self) -> pd.Series:
         """Parameters, loads, ``nu`` and the number of states."""
         mean_width = self.p + 2 * (1 - self.p)

@@ -29,7 +29,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ..errors import InvalidParameter
-from ..mdp import CoallocationMDP
+from ..mdp import CoallocationMDP, solve
 from ..mdp.simulate import simulate_policy, summarize_runs
 from ..sweep import raise_failures, sweep
 from .report import alike, claim, compare_claim, compare_value, fmt_series
@@ -118,7 +118,7 @@ def policy_comparison(figure: str, truncation: int = 30) -> tuple[pd.DataFrame, 
     """Our policy table next to the paper's for Fig. 2, 3 or 4: (ours, cell-wise
     difference ours - paper)."""
     experiment, x1, paper = PAPER_TABLES[figure]
-    solution = model(truncation, **experiment).solve()
+    solution = solve(model(truncation, **experiment))
     ours = solution.policy_table(x1, paper.shape[0], paper.shape[1] - 1)
     return ours, ours - paper
 
@@ -134,7 +134,7 @@ def truncation_study(figure: str = "Fig. 2", truncations: Sequence[int] = TRUNCA
     experiment, x1, paper = PAPER_TABLES[figure]
     rows, tables = [], {}
     for d in tqdm(truncations, desc=f"truncation ({figure})", disable=not progress):
-        sol = model(d, **experiment).solve()
+        sol = solve(model(d, **experiment))
         tables[d] = sol.policy_table(x1, paper.shape[0], paper.shape[1] - 1).to_numpy()
         rows.append({"Delta": d, "states": sol.n_states, "iterations": sol.iterations,
                      "seconds": sol.seconds, "bound": sol.bound,
@@ -174,7 +174,7 @@ def reading_study() -> pd.DataFrame:
     for figure, (experiment, x1, paper) in PAPER_TABLES.items():
         row = {"figure": figure, "cells": paper.size}
         for reading in ("pre_action", "post_action"):
-            sol = model(self_loop=reading, **experiment).solve()
+            sol = solve(model(self_loop=reading, **experiment))
             table = sol.policy_table(x1, paper.shape[0], paper.shape[1] - 1).to_numpy()
             row[f"agree ({reading})"] = int((table == paper).sum())
         rows.append(row)
@@ -224,7 +224,7 @@ def beyond_window(figure: str, truncations: Sequence[int] = (30, 60)) -> pd.Data
     rows = []
     for d in truncations:
         first_q1, first_q2, last = _quadrant(figure, d)
-        sol = model(d, **experiment).solve()
+        sol = solve(model(d, **experiment))
         table = sol.policy_table(x1, last, last).loc[first_q1:, first_q2:]
         differ = table.to_numpy() != corner
         q1s, q2s = np.nonzero(differ)
@@ -249,7 +249,7 @@ def coallocation_extent(points: Sequence[Mapping], truncation: int = 30,
     rows = []
     for point in points:
         mdp = model(truncation, **point)
-        sol = mdp.solve()
+        sol = solve(mdp)
         heuristic = heuristic_actions(mdp)
         q1, q2, g, x1, x2, x11 = mdp.states.T
         in_window = (q1 >= 1) & (q1 <= window[0]) & (q2 <= window[1]) & (g == 2) & (x2 == 0) & (x11 == 0)  # fmt: skip
@@ -271,7 +271,7 @@ def policy_cost(point: dict, policy: str, *, completions: int, replications: int
     :func:`model` takes it): the mean over ``replications`` independent runs and its 95 %
     half-width. The optimal policy is solved here (a few tens of ms at Delta = 30)."""
     mdp = model(truncation, **point)
-    chosen = mdp.solve() if policy == "optimal" else policy
+    chosen = solve(mdp) if policy == "optimal" else policy
     runs = simulate_policy(mdp, chosen, completions=completions, replications=replications,
                            seed=seed, truncated=truncated)  # fmt: skip
     s = summarize_runs(runs)
@@ -306,7 +306,7 @@ def coallocation_threshold(rho: float = 0.8, mu3_grid: Sequence[float] = tuple(n
     (Fig. 8's threshold theta)."""
     values = None  # each point warm-starts from the previous one (same state space)
     for mu3 in mu3_grid:
-        solution = model(truncation, rho=rho, mu3=float(mu3)).solve(start=values)
+        solution = solve(model(truncation, rho=rho, mu3=float(mu3)), start=values)
         if solution.policy.any():
             return float(mu3)
         values = solution.values
@@ -435,10 +435,10 @@ def beyond_window_rows(frames: Mapping[str, pd.DataFrame]) -> list[dict]:
 def policy_claims(truncation: int = 30, larger: int = 60) -> list[dict]:
     """Section 5's statements about the x1 = 0 policies, over q1, q2 <= 30; a
     differing claim is measured again at Delta = ``larger``."""
-    x0 = model(truncation, **EXPERIMENT_1).solve().policy_table(0, 30, 30)
+    x0 = solve(model(truncation, **EXPERIMENT_1)).policy_table(0, 30, 30)
 
     def rule_cells(d: int) -> pd.DataFrame:
-        fig3 = model(d, **EXPERIMENT_2).solve().policy_table(0, 30, 30)
+        fig3 = solve(model(d, **EXPERIMENT_2)).policy_table(0, 30, 30)
         only = fig3.copy()
         only.loc[:, :] = 0
         only.loc[4:, 0] = 1
@@ -702,7 +702,7 @@ def _optimal(mdp: CoallocationMDP, key: tuple):
     """The optimal policy of ``mdp`` (kept per process: a Dask worker solves each
     parameter point once for its 60 replicates)."""
     if key not in _SOLVED:
-        _SOLVED[key] = mdp.solve()
+        _SOLVED[key] = solve(mdp)
     return _SOLVED[key]
 
 
