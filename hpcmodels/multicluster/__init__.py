@@ -104,7 +104,7 @@ average of the number of waiting jobs over the same span).
 from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, build_state, run, simulate
 from .lookahead import RunningJob, Score, TLAOptions, WaitingJob, tla_scores
 from .rates import RATE_MODELS, TIME_RTOL, base_rate, predicted_end, running_jobs, set_rate
-from .state import State, copy_state
+from .state import State
 from .system import Cluster
 
 __all__ = [
@@ -122,7 +122,6 @@ __all__ = [
     "TIME_RTOL",
     "base_rate",
     "build_state",
-    "copy_state",
     "predicted_end",
     "run",
     "running_jobs",

@@ -2,9 +2,11 @@
 
 ``run`` repeats ``process_events`` (the next time stamp's finishes, the rate model,
 then its submissions) and ``session`` (the selection policy's scheduling session) until
-no event is left, or until a given time (a look-ahead policy runs a copy of the state
-ahead this way). ``simulate`` validates the input, builds the state, runs it and
-computes the metrics (semantics: package docstring).
+no event is left, or until a given time (PAUSED: a later call goes on from there, to
+the same schedule). ``simulate`` validates the input, builds the state, runs it and
+computes the metrics (semantics: package docstring). The look-ahead allocations do not
+run the engine ahead: they simulate on arrays gathered from the state
+(:mod:`.lookahead`).
 
 Cost per event: the next event comes from the running jobs' heap (O(log r)) or the
 next submission (O(1)); finishes and submissions cost O(log n) each; sessions as stated

@@ -1,9 +1,13 @@
 """The engine state: one record of NumPy arrays that numba kernels read and write.
 
 Everything a simulation knows at an instant lives in one :class:`State`, so that a policy
-can read the running jobs, the queue and the estimates, and so that a look-ahead policy
-can :func:`copy_state` and simulate on from the copy (Shih 2013, Section 3.2) while the
-original stays untouched. The record is a numba ``StructRef`` (mutable, passed to kernels
+can read the running jobs, the queue and the estimates. The look-ahead allocations
+(:mod:`.lookahead`) never copy it: TLA gathers the running jobs' predicted ends and the
+waiting queue from it into plain arrays and simulates the rest of the queue on those,
+one branch per candidate cluster (:func:`.lookahead.simulate_branch`, or every branch
+in lock step; Shih 2013, Section 3.2), and AI2 replays the session on a copy of the free
+processors; of the state they write only their counters, ``plan``, ``rng`` and the memo
+(below). The record is a numba ``StructRef`` (mutable, passed to kernels
 by reference, numba-cacheable); its scalar counters are kept in two small arrays, ``ctr``
 (int64) and ``fctr`` (float64), indexed by the constants below, so that a kernel can
 update them in place.
@@ -50,7 +54,7 @@ import numpy as np
 from numba.core import types
 from numba.experimental import structref
 
-__all__ = ["State", "new_state", "copy_state", "COALLOCATED", "NOT_STARTED"]
+__all__ = ["State", "new_state", "COALLOCATED", "NOT_STARTED"]
 
 COALLOCATED = -1
 NOT_STARTED = -2
@@ -293,22 +297,3 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
         for name, dtype in FIELDS
     ))  # fmt: skip
     return state
-
-
-@numba.njit(cache=True)
-def copy_state(s):
-    """An independent copy of ``s``: every mutable array copied, the read-only inputs
-    (submit, runtime, procs, estimate, order, ranks, uniforms, cap, speed) shared."""
-    return State(
-        s.cap, s.speed, s.free.copy(), s.cfg, s.slowdown,
-        s.submit, s.runtime, s.procs, s.estimate, s.order,
-        s.start.copy(), s.end.copy(), s.clus.copy(),
-        s.anchor.copy(), s.rem.copy(), s.rem_est.copy(), s.rate.copy(), s.pend.copy(),
-        s.heap.copy(), s.hpos.copy(), s.qrank, s.at_rank,
-        s.wtree.copy(), s.etree.copy(), s.rtree.copy(), s.res_time.copy(), s.res_clus.copy(),
-        s.split_off.copy(), s.split_len.copy(), s.split_site.copy(), s.split_procs.copy(),
-        s.p_time.copy(), s.p_free.copy(), s.p_next.copy(), s.p_head.copy(), s.hole_end.copy(),
-        s.uniforms, s.origin, s.net, s.link_cap, s.link_load.copy(),
-        s.plan.copy(), s.rng.copy(), s.memo_f.copy(), s.memo_i.copy(), s.ctr.copy(),
-        s.fctr.copy(),
-    )  # fmt: skip
