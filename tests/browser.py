@@ -139,6 +139,32 @@ def jupyter_lab(root: Path):
             proc.wait(timeout=30)
 
 
+def start_session(url: str, token: str, path: str, kernel_name: str = "hpcmodels") -> str:
+    """Start a ``kernel_name`` kernel for the notebook at ``path`` (relative to the server's
+    root) through the server's REST API; returns the kernel's id. A page that then opens
+    the notebook joins this session instead of starting a kernel while it loads (a kernel
+    started from a page that was still connecting was, once in a few runs on a busy
+    machine, lost: JupyterLab then asked "Select Kernel"). The server reports the kernel
+    idle only once a client has talked to it: the page waits for that."""
+    import json
+    import urllib.request
+
+    body = {
+        "path": path,
+        "type": "notebook",
+        "name": Path(path).name,
+        "kernel": {"name": kernel_name},
+    }
+    request = urllib.request.Request(
+        f"{url}/api/sessions",
+        method="POST",
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        return json.loads(response.read())["kernel"]["id"]
+
+
 def real_drawing(png: bytes, min_ink: float = 0.02) -> bool:
     """A chart, not a blank or half-drawn one: a PNG of some size whose non-background
     (not near-white) pixels are at least ``min_ink`` of the image."""
