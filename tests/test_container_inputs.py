@@ -22,14 +22,6 @@ from hpcmodels.bandwidth import (
     start_residual,
 )
 from hpcmodels.bandwidth.experiment import Setup, coallocation_penalty, run_point, workload
-from hpcmodels.ensemble import (
-    ensemble_statistic,
-    ensemble_value,
-    mean_of_k,
-    paired_claim,
-    statistic_of_k,
-    summarize,
-)
 from hpcmodels.errors import HpcmodelsError, InvalidType
 from hpcmodels.mdp import CoallocationMDP, modified_policy_iteration, solve, value_iteration
 from hpcmodels.multicluster import (
@@ -39,6 +31,14 @@ from hpcmodels.multicluster import (
     WaitingJob,
     simulate,
     tla_scores,
+)
+from hpcmodels.papers.ensemble import (
+    ensemble_statistic,
+    ensemble_value,
+    mean_of_k,
+    paired_claim,
+    statistic_of_k,
+    summarize,
 )
 from hpcmodels.queueing import (
     SpikeSlack,

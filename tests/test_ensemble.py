@@ -1,4 +1,4 @@
-"""Verdicts from ensembles (hpcmodels.ensemble): the mean-of-k rule, paired claims, the
+"""Verdicts from ensembles (hpcmodels.papers.ensemble): the mean-of-k rule, paired claims, the
 trace replicates' runtime scale, and bad input."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hpcmodels.ensemble import (
+from hpcmodels.errors import HpcmodelsError, InvalidParameter
+from hpcmodels.papers.ensemble import (
     RUNTIME_JITTER,
     ensemble_statistic,
     ensemble_value,
@@ -20,7 +21,6 @@ from hpcmodels.ensemble import (
     statistic_of_k,
     summarize,
 )
-from hpcmodels.errors import HpcmodelsError, InvalidParameter
 
 RUNS = np.array([1050.0, 1075.0, 1090.0, 1062.0, 1101.0, 1083.0, 1070.0, 1095.0, 1058.0, 1088.0])
 

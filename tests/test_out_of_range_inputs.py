@@ -24,10 +24,10 @@ from hpcmodels.bandwidth import (
     start_residual,
 )
 from hpcmodels.bandwidth.experiment import Setup, coallocation_penalty, run_point, workload
-from hpcmodels.ensemble import mean_of_k, paired_claim, statistic_of_k, summarize
 from hpcmodels.errors import HpcmodelsError
 from hpcmodels.mdp import CoallocationMDP, modified_policy_iteration, solve
 from hpcmodels.multicluster import Cluster, TLAOptions, WaitingJob, simulate, tla_scores
+from hpcmodels.papers.ensemble import mean_of_k, paired_claim, statistic_of_k, summarize
 from hpcmodels.queueing import (
     SpikeSlack,
     algorithm1,

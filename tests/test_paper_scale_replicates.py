@@ -1,7 +1,7 @@
 """What a paper-scale replicate is (issue 24), for the papers whose replicates perturb a
 trace: Shih's Table 4 and Huang's tables. A user comparing our ensembles with the paper
 relies on replicate 0 being the log as it is, on replicate r scaling every runtime by
-the common factor of :func:`hpcmodels.ensemble.runtime_scale` and nothing else, on the
+the common factor of :func:`hpcmodels.papers.ensemble.runtime_scale` and nothing else, on the
 four Shih methods seeing the same jobs and speed vector, and on Shih's first ten
 vectors being the quick run's ten."""
 
@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hpcmodels.ensemble import runtime_scale
 from hpcmodels.papers import huang2006 as huang
 from hpcmodels.papers import shih2013 as shih
 from hpcmodels.papers import store
+from hpcmodels.papers.ensemble import runtime_scale
 from hpcmodels.workloads.transforms import speed_vectors
 
 from logs import SDSC, need_log

@@ -751,7 +751,7 @@ def ensemble_costs(store: pd.DataFrame) -> pd.DataFrame:
     Student-t 95 % half-width (as the paper's interval over its 60 replications), the
     single-run range and the number of runs (:func:`policy_costs`'s columns, plus
     ``figure``, ``x``, ``low``, ``high``, ``replicates``)."""
-    from ..ensemble import summarize
+    from .ensemble import summarize
 
     rows = []
     for figure, (x, _) in SIM_FIGURES.items():
@@ -764,10 +764,10 @@ def ensemble_costs(store: pd.DataFrame) -> pd.DataFrame:
 
 def _paired_cells(cells, *, higher_is_better: bool = False) -> dict:
     """Each cell ``(label, a, b)``: "a beats b" on the paired runs
-    (:func:`hpcmodels.ensemble.paired_claim`). Returns the cells sorted into ``better``,
+    (:func:`hpcmodels.papers.ensemble.paired_claim`). Returns the cells sorted into ``better``,
     ``unresolved`` (the paired 95 % CI contains 0) and ``reversed``, each a list of
     ``label (mean +- ci)`` texts, and ``text`` listing every cell."""
-    from ..ensemble import paired_claim
+    from .ensemble import paired_claim
 
     out = {"better": [], "unresolved": [], "reversed": [], "all": [], "n": 0}
     for label, a, b in cells:
@@ -812,7 +812,7 @@ def _close_at(runs: dict, ks, a: str = "heuristic", b: str = "optimal") -> tuple
     """Whether ``a`` is "close" to ``b`` at each ``k`` (the report's one meaning,
     :func:`alike`, on the means of the runs and their 95 % half-widths) and the paired
     gap ``a - b`` at each, as text."""
-    from ..ensemble import summarize
+    from .ensemble import summarize
 
     close, parts = {}, []
     for k in ks:
@@ -830,13 +830,13 @@ def _far(close: dict, ks) -> str:
 
 
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
-    """Section 6's statements on Figs. 5-9 judged on the store (:mod:`hpcmodels.ensemble`):
+    """Section 6's statements on Figs. 5-9 judged on the store (:mod:`hpcmodels.papers.ensemble`):
     the paper prints no number of these figures, so every row is a claim. "A beats B" holds
     when, at every point it speaks of, the paired differences of the same replicates have
     a 95 % interval on the claimed side of zero; "close" keeps the report's one meaning
     (:func:`alike`: within 5 %, or the 95 % intervals overlap) on the means of the runs.
     Fig. 8's threshold is the exact one (:func:`coallocation_threshold`)."""
-    from ..ensemble import summarize
+    from .ensemble import summarize
 
     r5 = ensemble_runs(store, "Fig. 5")
     n = len(r5[LOADS[0], "optimal"])

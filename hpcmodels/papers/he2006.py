@@ -12,7 +12,7 @@ algorithm, configuration and seed, summarised per configuration (:func:`simulate
 Paper scale (the end of the module): every case of every simulated figure, 20 seeds of
 500,000-job streams each, is a point of the store ``results/he2006.parquet``
 (:func:`ensemble_points`, :func:`ensemble_point`; :mod:`hpcmodels.papers.store`);
-:func:`ensemble_rows` judges every simulated row on it by :mod:`hpcmodels.ensemble`'s
+:func:`ensemble_rows` judges every simulated row on it by :mod:`hpcmodels.papers.ensemble`'s
 rule, under the quick rows' item and quantity.
 
 Set-ups (Section 5): mean job size 84 s on a speed-1 node; workload w means
@@ -1574,7 +1574,7 @@ def allocation_summary(system: MultiCluster, workload: float, slack=FIG3_SLACK) 
 
 # ------------------------------------------------------------------ paper-scale ensembles
 # The store (hpcmodels.papers.store): one single run per figure case and seed at Section
-# 5.1's size; every simulated row of the report judged on it (hpcmodels.ensemble).
+# 5.1's size; every simulated row of the report judged on it (hpcmodels.papers.ensemble).
 
 ENSEMBLE_SETTINGS = SimSettings.paper()
 """Section 5.1: 500,000 jobs per stream, the first and last 100,000 not measured."""
@@ -1711,11 +1711,11 @@ def _gain_series(
 def _scale_percent(item: str, quantity: str, key: str, readings: list[tuple[str, np.ndarray]],
                    *, note: str = "", cause: str = "") -> dict:  # fmt: skip
     """A printed percentage (``TEXT_NUMBERS[key]``, the mean of five runs) against our
-    mean of five runs (:func:`hpcmodels.ensemble.ensemble_value`, kind percent), the
+    mean of five runs (:func:`hpcmodels.papers.ensemble.ensemble_value`, kind percent), the
     percentage computed per replicate from that replicate's paired runs. Judged under
     the reading whose mean is nearer the print (ties: the default), as
     :func:`percent_row`; the others are in the note."""
-    from ..ensemble import ensemble_value, summarize
+    from .ensemble import ensemble_value, summarize
 
     printed = TEXT_NUMBERS[key]
     p = float(printed)
@@ -1766,9 +1766,9 @@ class _Cells:
 
 def _judge(cells: Iterable[tuple], *, higher_is_better: bool = False) -> _Cells:
     """Each cell ``(label, a, b[, key])``: "a beats b" on the paired runs
-    (:func:`hpcmodels.ensemble.paired_claim`); ``key`` (default the label) is what
+    (:func:`hpcmodels.papers.ensemble.paired_claim`); ``key`` (default the label) is what
     :attr:`_Cells.reversed` and ``unresolved`` keep for the causes."""
-    from ..ensemble import paired_claim
+    from .ensemble import paired_claim
 
     out = _Cells([], [], [], [], 0)
     for cell in cells:
@@ -2083,7 +2083,7 @@ def fig7_scale_rows(df_a: pd.DataFrame, df_b: pd.DataFrame, fig3_df: pd.DataFram
                     control: pd.DataFrame) -> list[dict]:  # fmt: skip
     """:func:`fig7_checks` at paper scale (with Fig. 3's frame and the exponential-size
     control)."""
-    from ..ensemble import summarize
+    from .ensemble import summarize
 
     cv = float(df_a["cv"].max())
     w7a = float(df_a["workload"].iloc[0])
@@ -2172,7 +2172,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     """Every simulated row of the report judged on the paper-scale store, in the quick
     rows' order and with their item and quantity: each printed percentage per replicate
     from that replicate's paired runs against our mean of five runs (Section 5.1), each
-    ordering or trend on the paired runs, cell by cell (:mod:`hpcmodels.ensemble`). The
+    ordering or trend on the paired runs, cell by cell (:mod:`hpcmodels.papers.ensemble`). The
     rows the quick run computes exactly (Tables 3-4, the Fig. 8 thresholds, the Bounded
     Pareto mean) have no paper-scale row."""
     f = store_frames(store)

@@ -886,7 +886,7 @@ present, is the quick notebook's (``prefer_full_log``)."""
 def ensemble_points() -> list[dict]:
     """Tables 2-3 and 5-9 at paper scale: the whole :data:`ENSEMBLE_LOG`,
     :data:`ENSEMBLE_REPLICATES` replicates of each load factor and slowdown ratio.
-    Replicate ``r`` multiplies every runtime by :func:`~hpcmodels.ensemble.runtime_scale`
+    Replicate ``r`` multiplies every runtime by :func:`~hpcmodels.papers.ensemble.runtime_scale`
     of ``r`` and seeds random fit with ``r``."""
     log = ENSEMBLE_LOG
     grid = [("load", lf) for lf in LOAD_FACTORS] + [("slowdown", s) for s in SLOWDOWNS]
@@ -899,7 +899,7 @@ def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
     ``x`` the five policies of Tables 2-3 on one cluster; at slowdown ratio ``x`` every
     run of Tables 5-9 on the grid (both median-fit readings, random fit with seed
     ``replicate``). Returns ``{item key: value}``."""
-    from ..ensemble import runtime_scale
+    from .ensemble import runtime_scale
 
     if study not in ("load", "slowdown"):
         raise InvalidParameter(f"unknown study {study!r}; choose 'load' or 'slowdown'")
@@ -955,14 +955,14 @@ def _ensemble_tables(store: pd.DataFrame):
 
 
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
-    """Tables 2-3 and 5-9 cell by cell on the ensembles (:mod:`hpcmodels.ensemble`):
+    """Tables 2-3 and 5-9 cell by cell on the ensembles (:mod:`hpcmodels.papers.ensemble`):
     each printed cell (one run in the paper) against the distribution of our single
     runs; a differing cell's cause is measured as in the quick rows, from the table's
     typical ours/paper ratio over our means (:func:`ratio_check`, :func:`_cause`); our
     extra median-fit reading is compared with the paper's median-fit column. Table 9's
     first claim (the integrated approach waits less at every slowdown ratio) is judged
     on the paired differences of each slowdown ratio."""
-    from ..ensemble import ensemble_value, paired_claim
+    from .ensemble import ensemble_value, paired_claim
     from .report import _join
     from .store import values
 

@@ -649,11 +649,11 @@ def ensemble_cost(point: dict) -> float:
 
 
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
-    """Section 6.3 judged on the ensembles (:mod:`hpcmodels.ensemble`): each baseline
+    """Section 6.3 judged on the ensembles (:mod:`hpcmodels.papers.ensemble`): each baseline
     against the distribution of one run (the paper reports one run per strategy), the
     two FPFS readings paired run by run; "at LSLT 100 % the B3 algorithms beat A1" on
     the paired differences B3 - A1 of every (chunk, BSBW) cell."""
-    from ..ensemble import ensemble_value, paired_claim, summarize
+    from .ensemble import ensemble_value, paired_claim, summarize
     from .store import values
 
     rows = []
@@ -700,7 +700,7 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
     """Fig. 13's claims on the paired runs of every BSBW at LSLT 100 % (the same seeds
     for First-Fit, A1, B1 and the Migration Only baseline): A1 and B1 beat First-Fit at
     every BSBW; First-Fit becomes worse than Migration Only as BSBW grows."""
-    from ..ensemble import paired_claim
+    from .ensemble import paired_claim
     from .store import values
 
     key = ensemble_key("surface", "first_fit", "", 0.0, 0.8).split(" at ")[0]
@@ -795,11 +795,11 @@ def _per_replicate(att: pd.DataFrame, stat) -> pd.Series:
 
 def _surface_rows(store: pd.DataFrame) -> list[dict]:
     """Section 6.3's claims on the surfaces at paper scale, each judged on paired runs
-    (:func:`hpcmodels.ensemble.paired_claim`): a claim about one point compares the
+    (:func:`hpcmodels.papers.ensemble.paired_claim`): a claim about one point compares the
     modules seed by seed there; a claim about the whole grid computes its statistic on
     each seed's surfaces (against that seed's Migration Only baseline) and compares the
     statistics seed by seed."""
-    from ..ensemble import paired_claim
+    from .ensemble import paired_claim
     from .store import values
 
     runs = surface_runs(store)

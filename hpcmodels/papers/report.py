@@ -409,7 +409,7 @@ ENSEMBLE_RULE = (
     "tolerance of its kind of our mean, else `differs`, saying how many standard "
     "deviations of our mean of k runs away. A claim that A beats B is judged on the paired "
     "differences A - B over the same replicates: it holds (`qualitative`) when their 95 % "
-    "confidence interval lies on the claimed side of zero (`hpcmodels.ensemble`)."
+    "confidence interval lies on the claimed side of zero (`hpcmodels.papers.ensemble`)."
 )
 
 

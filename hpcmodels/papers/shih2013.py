@@ -780,12 +780,12 @@ def _trace(wid: str) -> bool:
 
 
 def replicate_jobs(wid: str, load: str, replicate: int) -> pd.DataFrame:
-    """The jobs of one paper-scale replicate (:mod:`hpcmodels.ensemble`): a trace (A-C)
+    """The jobs of one paper-scale replicate (:mod:`hpcmodels.papers.ensemble`): a trace (A-C)
     whole, scaled to ``load``, with every runtime multiplied by
-    :func:`~hpcmodels.ensemble.runtime_scale` of ``replicate`` (1 for replicate 0); a
+    :func:`~hpcmodels.papers.ensemble.runtime_scale` of ``replicate`` (1 for replicate 0); a
     model (D-F) drawn with seed ``replicate`` (50,000 jobs), scaled to ``load``."""
-    from ..ensemble import runtime_scale
     from ..errors import check_int
+    from .ensemble import runtime_scale
 
     _spec(wid)
     _load(load)
@@ -975,12 +975,12 @@ def _replicates_note(wid: str, n: int) -> str:
 
 
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
-    """Sections 4-5 judged on the ensembles (:mod:`hpcmodels.ensemble`): each Table 4
+    """Sections 4-5 judged on the ensembles (:mod:`hpcmodels.papers.ensemble`): each Table 4
     cell as TLA's improvement of the mean of 10 runs (one run at SH = 0, where the
     paper has one vector), resampled over whole replicates; Table 4's claims on the
     paired per-replicate differences; Table 5 and the Section 5.2 counts against one run;
     Fig. 7's spread over the 20 vectors of every SH > 0 configuration."""
-    from ..ensemble import ensemble_statistic, ensemble_value, paired_claim
+    from .ensemble import ensemble_statistic, ensemble_value, paired_claim
     from .store import values
 
     rows, gains, losses, unresolved, spreads = [], {}, [], [], []
@@ -1124,10 +1124,10 @@ def section5_label(study: str) -> str:
 
 def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
     """Sections 5.1-5.4's claims at paper scale, each judged on the paired replicates
-    (:func:`hpcmodels.ensemble.paired_claim`: the settings compared run on the same
+    (:func:`hpcmodels.papers.ensemble.paired_claim`: the settings compared run on the same
     jobs): quantities named as :func:`section5_claims` and :func:`depth_rows` name
     them, so the report puts the two scales side by side."""
-    from ..ensemble import paired_claim
+    from .ensemble import paired_claim
 
     rows = []
     fig8 = section5_runs(store, "fig8")

@@ -16,7 +16,7 @@ A paper takes part by defining, in its module under :mod:`hpcmodels.papers`:
 * ``ensemble_point(**point) -> dict[str, float]``: one single run, every item it
   measures as ``{item key: value}``;
 * ``ensemble_rows(store) -> list[dict]``: the report rows judged from the store by the
-  rules of :mod:`hpcmodels.ensemble` (item and quantity as the quick rows name them).
+  rules of :mod:`hpcmodels.papers.ensemble` (item and quantity as the quick rows name them).
 """
 
 from __future__ import annotations

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InvalidParameter, InvalidType, check_array, check_bool, check_int, check_real
-from .stats import t_interval
+from ..errors import InvalidParameter, InvalidType, check_array, check_bool, check_int, check_real
+from ..stats import t_interval
+from .report import TOLERANCES, _join
 
 __all__ = [
     "RESAMPLES",
@@ -205,7 +206,6 @@ def _verdict(item: str, quantity: str, kind: str, p: float, s: Ensemble, lo: flo
              sd_k: float, k: int, other_input: str, note: str, cause: str) -> dict:  # fmt: skip
     """The module's rule on one printed value ``p`` against our ensemble ``s`` and the
     95 % range ``[lo, hi]`` (standard deviation ``sd_k``) of our value from ``k`` runs."""
-    from .papers.report import TOLERANCES, _join
 
     tol = TOLERANCES[kind].of(p)
     sigmas = (p - s.mean) / sd_k if sd_k > 0 else (0.0 if p == s.mean else math.inf)
@@ -233,7 +233,6 @@ def _verdict(item: str, quantity: str, kind: str, p: float, s: Ensemble, lo: flo
 
 
 def _printed(paper, kind: str) -> float:
-    from .papers.report import TOLERANCES
 
     if not isinstance(kind, str) or kind not in TOLERANCES:
         raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
@@ -293,7 +292,6 @@ def paired_claim(item: str, claim: str, a, b, *, a_name: str = "A", b_name: str 
                  higher_is_better: bool = False, note: str = "") -> dict:  # fmt: skip
     """A claim that A beats B, judged on the paired differences ``a - b`` (the same
     replicates, element by element) and their Student-t 95 % interval (module rule)."""
-    from .papers.report import _join
 
     higher_is_better = check_bool("higher_is_better", higher_is_better)
     x, y = _values(a, "a"), _values(b, "b")
