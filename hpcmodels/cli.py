@@ -34,8 +34,9 @@ def _matches(selector: str, notebook: Path) -> bool:
     number = notebook.stem.split("_")[0]
     if selector.isdigit():
         return number.isdigit() and int(selector) == int(number)
-    return bool(selector) and (notebook.name.startswith(selector)
-                               or selector in notebook.stem.split("_"))  # fmt: skip
+    return bool(selector) and (
+        notebook.name.startswith(selector) or selector in notebook.stem.split("_")
+    )
 
 
 def find_notebooks(selectors: list[str]) -> list[Path]:
@@ -44,8 +45,10 @@ def find_notebooks(selectors: list[str]) -> list[Path]:
     "jones2005", and "0" picks nothing rather than every notebook)."""
     available = sorted(p for p in NOTEBOOKS.glob("[0-9]*.ipynb"))
     if not available:
-        raise SystemExit(f"no notebooks in {NOTEBOOKS}: the notebooks are not part of the "
-                         "installed package; run from a checkout of the project")  # fmt: skip
+        raise SystemExit(
+            f"no notebooks in {NOTEBOOKS}: the notebooks are not part of the "
+            "installed package; run from a checkout of the project"
+        )
     if not selectors:
         return available
     chosen = []
@@ -86,15 +89,19 @@ def check_parameters(notebooks: list[Path], parameters: dict) -> None:
         declared = papermill.inspect_notebook(str(nb))
         for name, value in parameters.items():
             if name not in declared:
-                raise SystemExit(f"{nb.name} has no parameter {name!r}; its parameters: "
-                                 f"{', '.join(declared)} (select the notebooks that have it)")  # fmt: skip
+                raise SystemExit(
+                    f"{nb.name} has no parameter {name!r}; its parameters: "
+                    f"{', '.join(declared)} (select the notebooks that have it)"
+                )
             default = _parse_value(declared[name]["default"])
             if default is None:
                 continue
             want, got = _kind(default), _kind(value)
             if want != got and not (want == "number" and got == "int"):
-                raise SystemExit(f"parameter {name!r} of {nb.name} must be of kind {want} "
-                                 f"(default {declared[name]['default']}), got {value!r} ({got})")  # fmt: skip
+                raise SystemExit(
+                    f"parameter {name!r} of {nb.name} must be of kind {want} "
+                    f"(default {declared[name]['default']}), got {value!r} ({got})"
+                )
 
 
 def check_kernel(kernel: str | None) -> None:
@@ -160,8 +167,11 @@ def strip_widgets(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         tags = cell.metadata.get("tags", []) if cell.cell_type == "code" else []
-        if ("nbval-ignore-output" in tags and cell.outputs
-                and all(WIDGET_VIEW in out.get("data", {}) for out in cell.outputs)):  # fmt: skip
+        if (
+            "nbval-ignore-output" in tags
+            and cell.outputs
+            and all(WIDGET_VIEW in out.get("data", {}) for out in cell.outputs)
+        ):
             cell.outputs = []  # an explorer: nothing but widgets
     nbformat.write(nb, path)
 
@@ -173,8 +183,9 @@ def store(selectors: list[str]) -> int:
 
     for nb in find_notebooks(selectors):
         print(f"==> {nb.name}", flush=True)
-        papermill.execute_notebook(str(nb), str(nb), cwd=str(NOTEBOOKS), kernel_name=_kernel(None),
-                                   progress_bar=True)  # fmt: skip
+        papermill.execute_notebook(
+            str(nb), str(nb), cwd=str(NOTEBOOKS), kernel_name=_kernel(None), progress_bar=True
+        )
         strip_widgets(nb)
     return 0
 
@@ -183,8 +194,14 @@ def _commit() -> str:
     import subprocess
 
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                             text=True, timeout=10, check=True)  # fmt: skip
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
         return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -213,11 +230,15 @@ def _provenance(results: Path, notebook: Path, parameters: dict) -> None:
     key = getattr(importlib.import_module(f"hpcmodels.papers.{paper}"), "PAPER", paper)
     record = results / f"{key}.json"
     info = json.loads(record.read_text()) if record.exists() else {}  # the logs, from the run
-    info.update({
-        "notebook": notebook.name, "parameters": parameters or "defaults",
-        "commit": _commit(), "data": os.environ.get("HPCMODELS_DATA", ""),
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-    })  # fmt: skip
+    info.update(
+        {
+            "notebook": notebook.name,
+            "parameters": parameters or "defaults",
+            "commit": _commit(),
+            "data": os.environ.get("HPCMODELS_DATA", ""),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        }
+    )
     record.write_text(json.dumps(info, default=str))
 
 
@@ -262,8 +283,14 @@ def compute_stores(notebooks: list[Path], *, scheduler: str | None) -> list[str]
     return failed
 
 
-def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
-              full: bool = False, scheduler: str | None = None) -> int:  # fmt: skip
+def reproduce(
+    selectors: list[str],
+    parameters: dict,
+    kernel: str | None,
+    *,
+    full: bool = False,
+    scheduler: str | None = None,
+) -> int:
     """Run the notebooks; one that fails is reported in one sentence and the others
     still run; ``build/REPORT.md`` is written in any case. A missing workload log makes
     its notebook ``not run`` in the report (the sentence says which log and where to
@@ -290,8 +317,9 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
         if parameters:
             where = run_folder(nb, parameters)
             results = where / "results"
-            run_parameters = dict(parameters, figures_dir=str(where / "figures"),
-                                  results_dir=str(results))  # fmt: skip
+            run_parameters = dict(
+                parameters, figures_dir=str(where / "figures"), results_dir=str(results)
+            )
             output = where / nb.name
             folders.append(where)
         else:
@@ -314,8 +342,11 @@ def reproduce(selectors: list[str], parameters: dict, kernel: str | None, *,
                 print(f"--> {nb.name} not run: {err.evalue}", flush=True)
                 _not_run(nb, err.evalue, results)
                 continue
-            print(f"--> {nb.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue} "
-                  f"(traceback in {output})", flush=True)  # fmt: skip
+            print(
+                f"--> {nb.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue} "
+                f"(traceback in {output})",
+                flush=True,
+            )
             failed.append(nb.name)
     if parameters:
         for where in folders:
@@ -347,8 +378,10 @@ def check_build(folder: Path) -> None:
     except OSError as err:
         why = err.strerror or type(err).__name__
     if why:
-        raise SystemExit(f"cannot write the build folder {folder} ({why}): set HPCMODELS_BUILD "
-                         "to a folder you can write, or unset it to use build/ in the checkout")  # fmt: skip
+        raise SystemExit(
+            f"cannot write the build folder {folder} ({why}): set HPCMODELS_BUILD "
+            "to a folder you can write, or unset it to use build/ in the checkout"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -371,9 +404,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="compute the paper-scale stores (results/) first, then the quick runs beside them",
     )
-    rep.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                     help="Dask scheduler address or scheduler file for the sweeps "
-                     "(default: HPCMODELS_DASK_SCHEDULER, else a local cluster)")  # fmt: skip
+    rep.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="Dask scheduler address or scheduler file for the sweeps "
+        "(default: HPCMODELS_DASK_SCHEDULER, else a local cluster)",
+    )
     sub.add_parser("report", help="rebuild build/REPORT.md from build/results/")
     st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")

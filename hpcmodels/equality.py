@@ -40,8 +40,11 @@ def same_value(a: object, b: object) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return (type(a) is type(b) and len(a) == len(b)
-                and all(same_value(x, y) for x, y in zip(a, b, strict=True)))  # fmt: skip
+        return (
+            type(a) is type(b)
+            and len(a) == len(b)
+            and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+        )
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
         return a == b  # a nested result or value class: its own rule
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
@@ -58,5 +61,7 @@ class ByValue:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(same_value(getattr(self, f.name), getattr(other, f.name))
-                   for f in dataclasses.fields(self))  # fmt: skip
+        return all(
+            same_value(getattr(self, f.name), getattr(other, f.name))
+            for f in dataclasses.fields(self)
+        )

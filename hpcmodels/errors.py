@@ -17,9 +17,22 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["HpcmodelsError", "InvalidParameter", "InvalidType", "LogNotAvailable", "SWFError",
-           "SWFFileError", "UnknownLogError", "check_array", "check_bool", "check_choice",
-           "check_frame", "check_int", "check_real", "reworded"]  # fmt: skip
+__all__ = [
+    "HpcmodelsError",
+    "InvalidParameter",
+    "InvalidType",
+    "LogNotAvailable",
+    "SWFError",
+    "SWFFileError",
+    "UnknownLogError",
+    "check_array",
+    "check_bool",
+    "check_choice",
+    "check_frame",
+    "check_int",
+    "check_real",
+    "reworded",
+]
 
 
 class HpcmodelsError(ValueError):
@@ -75,8 +88,9 @@ def reworded(error: InvalidParameter, message: str) -> InvalidParameter:
     return type(error)(message)
 
 
-def check_int(name: str, value: object, *, minimum: int | None = None,
-              maximum: int | None = None) -> int:  # fmt: skip
+def check_int(
+    name: str, value: object, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     """``value`` as an ``int``, if it is a whole number in ``[minimum, maximum]``.
 
     Accepted: an ``int``, a NumPy integer, or an integral float such as ``4.0`` (a count
@@ -97,8 +111,14 @@ def check_int(name: str, value: object, *, minimum: int | None = None,
     return number
 
 
-def check_real(name: str, value: object, *, above: float | None = None,
-               at_least: float | None = None, at_most: float | None = None) -> float:  # fmt: skip
+def check_real(
+    name: str,
+    value: object,
+    *,
+    above: float | None = None,
+    at_least: float | None = None,
+    at_most: float | None = None,
+) -> float:
     """``value`` as a ``float``, if it is a finite real number ``> above``, ``>= at_least``
     and ``<= at_most`` (each bound optional).
 
@@ -140,8 +160,14 @@ def check_choice(name: str, value: object, options) -> str:
     return value
 
 
-def check_array(name: str, value: object, *, ndim: int | None = None, finite: bool = True,
-                at_least: float | None = None):  # fmt: skip
+def check_array(
+    name: str,
+    value: object,
+    *,
+    ndim: int | None = None,
+    finite: bool = True,
+    at_least: float | None = None,
+):
     """``value`` as a float64 NumPy array, if it holds real numbers: a list, tuple, NumPy
     array or pandas Series of ints or floats (a generator or a set is read once into a
     list). With ``ndim`` it must have that many dimensions; with ``finite`` (default) no
@@ -190,8 +216,10 @@ def check_frame(name: str, value: object, columns) -> object:
     import pandas as pd
 
     if not isinstance(value, pd.DataFrame):
-        raise InvalidType(f"{name} must be a pandas DataFrame with columns "
-                               f"{list(columns)}, got {type(value).__name__}")  # fmt: skip
+        raise InvalidType(
+            f"{name} must be a pandas DataFrame with columns "
+            f"{list(columns)}, got {type(value).__name__}"
+        )
     missing = [c for c in columns if c not in value.columns]
     if missing:
         raise InvalidParameter(f"{name} lacks column(s) {missing}; it has {list(value.columns)}")

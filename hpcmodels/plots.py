@@ -148,14 +148,27 @@ def log_distributions(frame: pd.DataFrame, title: str = "") -> plt.Figure:
     return fig
 
 
-def table_lines(ours: pd.DataFrame, paper: pd.DataFrame, title: str, ylabel: str,
-                *, logy: bool = False, ax: plt.Axes | None = None) -> plt.Axes:  # fmt: skip
+def table_lines(
+    ours: pd.DataFrame,
+    paper: pd.DataFrame,
+    title: str,
+    ylabel: str,
+    *,
+    logy: bool = False,
+    ax: plt.Axes | None = None,
+) -> plt.Axes:
     """A paper table against ours: one colour per column, ours solid, paper dashed."""
     ax = ax or plt.subplots(figsize=(6.5, 4))[1]
     for column in paper.columns:
         line = ax.plot(ours.index, ours[column].astype(float), marker="o", label=f"{column}")
-        ax.plot(paper.index, paper[column].astype(float), ls="--", marker="x",
-                color=line[0].get_color(), alpha=0.7)  # fmt: skip
+        ax.plot(
+            paper.index,
+            paper[column].astype(float),
+            ls="--",
+            marker="x",
+            color=line[0].get_color(),
+            alpha=0.7,
+        )
     ax.set(title=title, xlabel=ours.index.name or "", ylabel=ylabel + " (solid ours, dashed paper)")
     if logy:
         ax.set_yscale("log")
@@ -175,23 +188,47 @@ def wait_cdf(results: dict, ax: plt.Axes | None = None, title: str = "") -> plt.
     return ax
 
 
-def policy_heatmap(ours: pd.DataFrame, paper: np.ndarray | None = None, title: str = "",
-                   ax: plt.Axes | None = None) -> plt.Axes:  # fmt: skip
+def policy_heatmap(
+    ours: pd.DataFrame, paper: np.ndarray | None = None, title: str = "", ax: plt.Axes | None = None
+) -> plt.Axes:
     """A 0/1 policy table (rows q1, columns q2) as a heatmap; with ``paper``, the cells
     where the paper's table differs are marked with a cross."""
     ax = ax or plt.subplots(figsize=(0.38 * ours.shape[1] + 2, 0.3 * ours.shape[0] + 1.5))[1]
-    sns.heatmap(ours, cmap=["#f2f2f2", "#3a78b5"], vmin=0, vmax=1, cbar=False, linewidths=0.5,
-                linecolor="white", ax=ax)  # fmt: skip
+    sns.heatmap(
+        ours,
+        cmap=["#f2f2f2", "#3a78b5"],
+        vmin=0,
+        vmax=1,
+        cbar=False,
+        linewidths=0.5,
+        linecolor="white",
+        ax=ax,
+    )
     if paper is not None:
         for i, j in zip(*np.nonzero(ours.to_numpy() != paper), strict=True):
-            ax.text(j + 0.5, i + 0.5, "x", ha="center", va="center", color="#d62728",
-                    fontsize=11, fontweight="bold")  # fmt: skip
+            ax.text(
+                j + 0.5,
+                i + 0.5,
+                "x",
+                ha="center",
+                va="center",
+                color="#d62728",
+                fontsize=11,
+                fontweight="bold",
+            )
     ax.set(title=title or "optimal action", xlabel="q2", ylabel="q1")
     from matplotlib.patches import Patch
 
-    ax.legend(handles=[Patch(color="#3a78b5", label="co-allocate"),
-                       Patch(color="#f2f2f2", label="wait (do not co-allocate)")],
-              loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", frameon=False)  # fmt: skip
+    ax.legend(
+        handles=[
+            Patch(color="#3a78b5", label="co-allocate"),
+            Patch(color="#f2f2f2", label="wait (do not co-allocate)"),
+        ],
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1),
+        fontsize="small",
+        frameon=False,
+    )
     return ax
 
 
@@ -221,8 +258,14 @@ def penalty_panels(curves: pd.DataFrame, limits: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def module_lines(frame: pd.DataFrame, x: str, limits: dict[str, float], ax: plt.Axes,
-                 title: str = "", cap: float | None = None) -> plt.Axes:  # fmt: skip
+def module_lines(
+    frame: pd.DataFrame,
+    x: str,
+    limits: dict[str, float],
+    ax: plt.Axes,
+    title: str = "",
+    cap: float | None = None,
+) -> plt.Axes:
     """Turnaround time of each column of ``frame`` (index: ``x``) with horizontal limits;
     values above ``cap`` are drawn at the cap (an unstable run)."""
     for label in frame.columns:
@@ -236,8 +279,9 @@ def module_lines(frame: pd.DataFrame, x: str, limits: dict[str, float], ax: plt.
     return ax
 
 
-def cut_panels(sections: dict[str, pd.DataFrame], limits: dict[str, float],
-               cap: float | None = None) -> plt.Figure:  # fmt: skip
+def cut_panels(
+    sections: dict[str, pd.DataFrame], limits: dict[str, float], cap: float | None = None
+) -> plt.Figure:
     """Jones 2005, Figs. 22-27: one column per cut (``sections``: title -> ATT frame,
     index BSBW or LSLT, one column per module, as ``jones2005.cuts`` gives), every module
     but B3 (with B3 at 80 %) above, B3's chunks below; ``limits`` drawn across."""
@@ -262,15 +306,24 @@ def surface_panels(surf: pd.DataFrame, labels: list[str]) -> plt.Figure:
     cols = 4
     rows = (n + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
-    pivots = {lab: surf[surf["label"] == lab].pivot(index="lslt", columns="bsbw", values="att")
-              for lab in labels}  # fmt: skip
+    pivots = {
+        lab: surf[surf["label"] == lab].pivot(index="lslt", columns="bsbw", values="att")
+        for lab in labels
+    }
     vmin = min(p.to_numpy().min() for p in pivots.values())
     vmax = np.percentile(np.concatenate([p.to_numpy().ravel() for p in pivots.values()]), 95)
     for ax, lab in zip(axes.ravel(), labels, strict=False):
         p = pivots[lab].sort_index(ascending=False)
-        sns.heatmap(p, ax=ax, vmin=vmin, vmax=vmax, cmap="viridis", cbar=True,
-                    xticklabels=[f"{b:.0f}" for b in p.columns],
-                    yticklabels=[f"{x:.0%}" for x in p.index])  # fmt: skip
+        sns.heatmap(
+            p,
+            ax=ax,
+            vmin=vmin,
+            vmax=vmax,
+            cmap="viridis",
+            cbar=True,
+            xticklabels=[f"{b:.0f}" for b in p.columns],
+            yticklabels=[f"{x:.0%}" for x in p.index],
+        )
         ax.set_title(lab)
         ax.set_xlabel("BSBW (Mbps)")
         ax.set_ylabel("LSLT")
@@ -286,8 +339,9 @@ def _rows(name: str, value: object, columns) -> pd.DataFrame:
     (:class:`~hpcmodels.errors.InvalidType` when it is no DataFrame)."""
     check_frame(name, value, columns)
     if value.empty:
-        raise InvalidParameter(f"{name} is empty ({len(value)} rows, columns "
-                               f"{list(value.columns)}): nothing to plot")  # fmt: skip
+        raise InvalidParameter(
+            f"{name} is empty ({len(value)} rows, columns {list(value.columns)}): nothing to plot"
+        )
     return value
 
 
@@ -317,8 +371,9 @@ def depth_panels(depth: pd.DataFrame, title: str) -> plt.Figure:
     return fig
 
 
-def tla_knob_panels(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame,
-                    titles: dict[str, str]) -> plt.Figure:  # fmt: skip
+def tla_knob_panels(
+    fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame, titles: dict[str, str]
+) -> plt.Figure:
     """Shih 2013, Figs. 8, 12 and 13: ATT of the four methods against the inaccuracy
     factor; TLA's ATT against the simulation depth per policy inside the simulation;
     TLA's ATT against the allocation depth (frames as ``shih2013.inaccuracy_study`` and
@@ -334,8 +389,10 @@ def tla_knob_panels(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame
     _rows("fig12", fig12, ["depth", "policy", "att"])
     _rows("fig13", fig13, ["allocation depth", "att"])
     if not isinstance(titles, dict):
-        raise InvalidType(f"titles must be a dict of the keys ['fig8', 'fig12', 'fig13'], got "
-                          f"{type(titles).__name__}")  # fmt: skip
+        raise InvalidType(
+            f"titles must be a dict of the keys ['fig8', 'fig12', 'fig13'], got "
+            f"{type(titles).__name__}"
+        )
     missing = [k for k in ("fig8", "fig12", "fig13") if k not in titles]
     if missing:
         raise InvalidParameter(f"titles lacks key(s) {missing}; it has {list(titles)}")

@@ -123,12 +123,16 @@ def _canonical(value, name: str):
     if isinstance(value, np.ndarray):
         return {"ndarray": str(value.dtype), "values": _canonical(value.tolist(), name)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: _canonical(getattr(value, f.name), f"{name}.{f.name}")
-                  for f in dataclasses.fields(value)}  # fmt: skip
+        fields = {
+            f.name: _canonical(getattr(value, f.name), f"{name}.{f.name}")
+            for f in dataclasses.fields(value)
+        }
         return {"dataclass": type(value).__qualname__, "fields": fields}
     if isinstance(value, Mapping):
-        pairs = [[_canonical(k, f"{name} key {k!r}"), _canonical(v, f"{name}[{k!r}]")]
-                 for k, v in value.items()]  # fmt: skip
+        pairs = [
+            [_canonical(k, f"{name} key {k!r}"), _canonical(v, f"{name}[{k!r}]")]
+            for k, v in value.items()
+        ]
         return {"mapping": sorted(pairs, key=lambda kv: json.dumps(kv[0], sort_keys=True))}
     if isinstance(value, list | tuple | range):
         return [_canonical(v, f"{name}[{i}]") for i, v in enumerate(value)]
@@ -210,8 +214,9 @@ def run_point(func: Callable, point: dict) -> dict:
         if isinstance(result, pd.Series):
             result = result.to_dict()
         if not isinstance(result, Mapping):
-            raise InvalidType(f"{_qualified_name(func)} returned {type(result).__name__}, "
-                            "not a dict or a Series")  # fmt: skip
+            raise InvalidType(
+                f"{_qualified_name(func)} returned {type(result).__name__}, not a dict or a Series"
+            )
         clash = [k for k in result if k in point or k == ERROR]
         if clash:
             raise InvalidParameter(f"result columns {clash} clash with the grid's or 'error'")
@@ -255,8 +260,9 @@ def _write_cached(cache: Path, key: str, result: dict) -> None:
 
 def _main_guard(test: ast.expr) -> bool:
     """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Eq)):  # fmt: skip
+    if not (
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+    ):
         return False
     sides = {ast.unparse(test.left), ast.unparse(test.comparators[0])}
     return "__name__" in sides and bool(sides & {"'__main__'", '"__main__"'})
@@ -281,9 +287,12 @@ def unguarded_line() -> int | None:
         tree = ast.parse(Path(frame.f_code.co_filename).read_text())
     except (OSError, SyntaxError, ValueError):
         return None
-    guarded = any(isinstance(node, ast.If) and _main_guard(node.test)
-                  and node.lineno <= line <= (node.end_lineno or node.lineno)
-                  for node in tree.body)  # fmt: skip
+    guarded = any(
+        isinstance(node, ast.If)
+        and _main_guard(node.test)
+        and node.lineno <= line <= (node.end_lineno or node.lineno)
+        for node in tree.body
+    )
     return None if guarded else line
 
 
@@ -303,8 +312,12 @@ def local_client():
                 "'if __name__ == \"__main__\":', and its worker processes import the script, "
                 f"so put the sweep under that guard (or set {SCHEDULER_ENV}=serial)"
             )
-        cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
-                               processes=True, dashboard_address=":0")  # fmt: skip
+        cluster = LocalCluster(
+            n_workers=os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+        )
         client = Client(cluster)
         _LOCAL.update(cluster=cluster, client=client)
     return client
@@ -372,9 +385,11 @@ def sweep(
     keys = [point_key(func, p) for p in points]
     cache_dir = None if cache is None else Path(cache)
     if cache_dir is not None and code_fingerprint(func) is None:
-        raise InvalidParameter(f"cannot cache {name}: its source code cannot be read, so an "
-                               "edited version would get its old results; pass cache=None "
-                               "or define it in a module file")  # fmt: skip
+        raise InvalidParameter(
+            f"cannot cache {name}: its source code cannot be read, so an "
+            "edited version would get its old results; pass cache=None "
+            "or define it in a module file"
+        )
     results: list[dict | None] = [None] * len(points)
     if cache_dir is not None:
         for i, key in enumerate(keys):
@@ -383,8 +398,12 @@ def sweep(
 
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=len(points), initial=len(points) - len(todo), disable=not progress,
-               desc=desc or name.rsplit(".", 1)[-1])  # fmt: skip
+    bar = tqdm(
+        total=len(points),
+        initial=len(points) - len(todo),
+        disable=not progress,
+        desc=desc or name.rsplit(".", 1)[-1],
+    )
 
     def done(i: int, result: dict) -> None:
         results[i] = result
@@ -392,8 +411,9 @@ def sweep(
             try:
                 _write_cached(cache_dir, keys[i], result)
             except Exception as err:  # an unstorable result is returned, not cached
-                warnings.warn(f"point {i} of {name} not cached ({type(err).__name__}: {err})",
-                              stacklevel=3)  # fmt: skip
+                warnings.warn(
+                    f"point {i} of {name} not cached ({type(err).__name__}: {err})", stacklevel=3
+                )
         bar.update()
 
     try:
@@ -405,8 +425,10 @@ def sweep(
             _run_on(where, func, points, keys, todo, done)
     finally:
         bar.close()
-    rows = [{**p, **{k: v for k, v in r.items() if k != ERROR}, ERROR: r.get(ERROR)}
-            for p, r in zip(points, results, strict=True)]  # fmt: skip
+    rows = [
+        {**p, **{k: v for k, v in r.items() if k != ERROR}, ERROR: r.get(ERROR)}
+        for p, r in zip(points, results, strict=True)
+    ]
     frame = pd.DataFrame(rows)
     if ERROR not in frame:
         frame[ERROR] = pd.Series(dtype=object)
@@ -423,14 +445,20 @@ def raise_failures(frame: pd.DataFrame, what: str) -> pd.DataFrame:
     if failed.empty:
         return frame
     first = failed.iloc[0]
-    params = {k: v.item() if isinstance(v, np.generic) else v for k, v in first.items()
-              if k != ERROR and k in frame.attrs.get("grid", k)}  # fmt: skip
-    raise RuntimeError(f"{len(failed)} of {len(frame)} points of {what} failed; the first, "
-                       f"{params!r:.300}: {first[ERROR]}")  # fmt: skip
+    params = {
+        k: v.item() if isinstance(v, np.generic) else v
+        for k, v in first.items()
+        if k != ERROR and k in frame.attrs.get("grid", k)
+    }
+    raise RuntimeError(
+        f"{len(failed)} of {len(frame)} points of {what} failed; the first, "
+        f"{params!r:.300}: {first[ERROR]}"
+    )
 
 
-def sweep_results(func: Callable[..., Mapping], grid: list[dict], *, what: str = "",
-                  **options) -> list[dict]:  # fmt: skip
+def sweep_results(
+    func: Callable[..., Mapping], grid: list[dict], *, what: str = "", **options
+) -> list[dict]:
     """The results of ``sweep(func, grid, **options)``, one dict per point in grid order
     without the grid's columns, for builders whose frames must be whole: a failed point
     raises (:func:`raise_failures`, naming ``func`` and ``what``, by default the sweep's
@@ -447,9 +475,13 @@ def _run_on(client, func, points, keys, todo, done) -> None:
     """The points ``todo`` on a Dask cluster, reporting each as it finishes."""
     from distributed import as_completed
 
-    futures = client.map(run_point, [func] * len(todo), [points[i] for i in todo],
-                         key=[f"{func.__name__}-{keys[i][:16]}-{n}" for n, i in enumerate(todo)],
-                         pure=False)  # fmt: skip
+    futures = client.map(
+        run_point,
+        [func] * len(todo),
+        [points[i] for i in todo],
+        key=[f"{func.__name__}-{keys[i][:16]}-{n}" for n, i in enumerate(todo)],
+        pure=False,
+    )
     index = {f.key: i for f, i in zip(futures, todo, strict=True)}
     for future in as_completed(futures):
         i = index[future.key]

@@ -29,8 +29,17 @@ from .network import Network
 from .residual import Residual, advance_residuals, start_residual
 
 # the experiments bring scipy.stats (their batch means): load them on first use
-_EXPERIMENT = ("Setup", "SECTION4", "SECTION6", "STRATEGIES", "SELECTION_READINGS", "workload",
-               "run_point", "coallocation_penalty", "batch_means_ci")  # fmt: skip
+_EXPERIMENT = (
+    "Setup",
+    "SECTION4",
+    "SECTION6",
+    "STRATEGIES",
+    "SELECTION_READINGS",
+    "workload",
+    "run_point",
+    "coallocation_penalty",
+    "batch_means_ci",
+)
 
 
 def __getattr__(name: str):

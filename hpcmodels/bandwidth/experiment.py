@@ -48,11 +48,30 @@ from ..multicluster.system import MAX_PROCS
 from ..stats import batch_means_ci
 from .network import Network
 
-__all__ = ["Setup", "SECTION4", "SECTION6", "STRATEGIES", "SELECTION_READINGS", "workload",
-           "run_point", "coallocation_penalty", "batch_means_ci"]  # fmt: skip
+__all__ = [
+    "Setup",
+    "SECTION4",
+    "SECTION6",
+    "STRATEGIES",
+    "SELECTION_READINGS",
+    "workload",
+    "run_point",
+    "coallocation_penalty",
+    "batch_means_ci",
+]
 
-STRATEGIES = ("no_share", "migration_only", "ideal", "first_fit", "fixed_penalty",
-              "a1", "b1", "b2", "b3", "b4")  # fmt: skip
+STRATEGIES = (
+    "no_share",
+    "migration_only",
+    "ideal",
+    "first_fit",
+    "fixed_penalty",
+    "a1",
+    "b1",
+    "b2",
+    "b3",
+    "b4",
+)
 SELECTION_READINGS = {
     "first_available": "every job that fits, in one pass from head to tail (default)",
     "first_available_once": "only the first job that fits, once per scheduling event",
@@ -87,10 +106,14 @@ class Setup:
             value = check_real(f"Setup.{name}", getattr(self, name), above=0)
             object.__setattr__(self, name, value)
         if not self.min_nodes <= self.max_nodes <= self.nodes:
-            raise InvalidParameter(f"Setup needs min_nodes <= max_nodes <= nodes, got "
-                             f"{self.min_nodes}, {self.max_nodes}, {self.nodes}")  # fmt: skip
-        for total, what in ((self.clusters * self.nodes, "clusters x nodes"),
-                            (self.clusters * self.jobs_per_cluster, "clusters x jobs_per_cluster")):  # fmt: skip
+            raise InvalidParameter(
+                f"Setup needs min_nodes <= max_nodes <= nodes, got "
+                f"{self.min_nodes}, {self.max_nodes}, {self.nodes}"
+            )
+        for total, what in (
+            (self.clusters * self.nodes, "clusters x nodes"),
+            (self.clusters * self.jobs_per_cluster, "clusters x jobs_per_cluster"),
+        ):
             if total > MAX_PROCS:
                 raise InvalidParameter(f"Setup: {what} = {total} exceeds 2**53")
         value = check_real("Setup.compute_fraction", self.compute_fraction, at_least=0, at_most=1)
@@ -139,8 +162,16 @@ def _workload(setup: Setup, seed: int) -> pd.DataFrame:
         submit = np.cumsum(rng.exponential(setup.mean_interarrival, n))
         runtime = rng.exponential(setup.mean_runtime, n)
         procs = rng.integers(setup.min_nodes, setup.max_nodes + 1, n)
-        parts.append(pd.DataFrame({"submit": submit, "runtime": runtime, "procs": procs,
-                                   "origin": np.full(n, c, np.int64)}))  # fmt: skip
+        parts.append(
+            pd.DataFrame(
+                {
+                    "submit": submit,
+                    "runtime": runtime,
+                    "procs": procs,
+                    "origin": np.full(n, c, np.int64),
+                }
+            )
+        )
     jobs = pd.concat(parts, ignore_index=True)
     return jobs.sort_values("submit", kind="stable", ignore_index=True)
 
@@ -156,15 +187,18 @@ def coallocation_penalty(result_jobs: pd.DataFrame) -> float:
     if not all(kind in "iuf" for kind in times.dtypes.map(lambda d: d.kind)) or not np.all(
         np.isfinite(times.to_numpy(dtype=float))
     ):
-        raise InvalidParameter("result_jobs: co-allocated jobs need finite numeric runtime, "
-                               "start and end (simulate(...).jobs)")  # fmt: skip
+        raise InvalidParameter(
+            "result_jobs: co-allocated jobs need finite numeric runtime, "
+            "start and end (simulate(...).jobs)"
+        )
     if co.empty:
         return float("nan")
     return float(((co["end"] - co["start"]) / co["runtime"]).mean())
 
 
-def _plan(strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float,
-          penalty: float | None) -> dict:  # fmt: skip
+def _plan(
+    strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float, penalty: float | None
+) -> dict:
     if not isinstance(strategy, str) or strategy not in STRATEGIES:
         raise InvalidParameter(f"unknown strategy {strategy!r}; choose one of {list(STRATEGIES)}")
     if strategy == "no_share":
@@ -182,15 +216,28 @@ def _plan(strategy: str, setup: Setup, bsbw: float, lslt: float, chunk: float,
         return dict(plan, slowdown=check_real("penalty", penalty, at_least=1))
     if strategy != "first_fit":
         plan["coallocation"] = strategy
-    plan["network"] = Network(bsbw=bsbw, link_mbps=setup.link_mbps, lslt=lslt, chunk=chunk,
-                              compute_fraction=setup.compute_fraction)  # fmt: skip
+    plan["network"] = Network(
+        bsbw=bsbw,
+        link_mbps=setup.link_mbps,
+        lslt=lslt,
+        chunk=chunk,
+        compute_fraction=setup.compute_fraction,
+    )
     return plan
 
 
-def run_point(strategy: str, setup: Setup = SECTION6, *, bsbw: float = 500.0,
-              lslt: float = 1.0, chunk: float = 0.8, penalty: float | None = None,
-              selection: str = "first_available", seed: int = 0,
-              debug: bool = False) -> dict:  # fmt: skip
+def run_point(
+    strategy: str,
+    setup: Setup = SECTION6,
+    *,
+    bsbw: float = 500.0,
+    lslt: float = 1.0,
+    chunk: float = 0.8,
+    penalty: float | None = None,
+    selection: str = "first_available",
+    seed: int = 0,
+    debug: bool = False,
+) -> dict:
     """One strategy at one point: average turnaround time ``att``, ``mean_wait``, the
     share of jobs co-allocated, their mean ``penalty`` (actual / original run time),
     the highest link saturation level reached (``max_link_level``, load over capacity
@@ -218,11 +265,20 @@ def run_point(strategy: str, setup: Setup = SECTION6, *, bsbw: float = 500.0,
     res = simulate(jobs, setup.system, selection, debug=debug, **plan)
     seconds = time.perf_counter() - began
     co = res.jobs["cluster"].to_numpy() == -1
-    return dict(strategy=strategy, bsbw=float(bsbw), lslt=float(lslt), chunk=float(chunk),
-                selection=selection, seed=seed, jobs=len(jobs), att=res.metrics["att"],
-                att_ci=batch_means_ci((res.jobs["end"] - res.jobs["submit"]).to_numpy()),
-                mean_wait=res.metrics["mean_wait"], coallocated=float(co.mean()),
-                penalty=coallocation_penalty(res.jobs),
-                max_link_level=res.counters.get("max_link_level", float("nan")),
-                module_calls=res.counters.get("module_calls", 0),
-                seconds=seconds)  # fmt: skip
+    return dict(
+        strategy=strategy,
+        bsbw=float(bsbw),
+        lslt=float(lslt),
+        chunk=float(chunk),
+        selection=selection,
+        seed=seed,
+        jobs=len(jobs),
+        att=res.metrics["att"],
+        att_ci=batch_means_ci((res.jobs["end"] - res.jobs["submit"]).to_numpy()),
+        mean_wait=res.metrics["mean_wait"],
+        coallocated=float(co.mean()),
+        penalty=coallocation_penalty(res.jobs),
+        max_link_level=res.counters.get("max_link_level", float("nan")),
+        module_calls=res.counters.get("module_calls", 0),
+        seconds=seconds,
+    )

@@ -28,8 +28,19 @@ from ..multicluster.coallocation_modules import (
 )
 from ..multicluster.linkshare import demand_kernel
 
-__all__ = ["MODULES", "A1", "B1", "B2", "B3", "B4", "module_split", "a1_ranges", "widest_split",
-           "a1_brute_force", "decide_many"]  # fmt: skip
+__all__ = [
+    "MODULES",
+    "A1",
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "module_split",
+    "a1_ranges",
+    "widest_split",
+    "a1_brute_force",
+    "decide_many",
+]
 
 
 @numba.njit(cache=True)
@@ -45,8 +56,10 @@ def a1_brute_force(free, load, cap, p, bsbw, lslt, sites, widths, off):
         ok = True
         for i in range(m):
             total += x[i]
-            if x[i] > free[i] or (x[i] > 0 and load[i] + demand_kernel(x[i], p, bsbw)
-                                  > lslt * cap[i] * (1.0 + 1e-12) + 1e-12):  # fmt: skip
+            if x[i] > free[i] or (
+                x[i] > 0
+                and load[i] + demand_kernel(x[i], p, bsbw) > lslt * cap[i] * (1.0 + 1e-12) + 1e-12
+            ):
                 ok = False
         if ok and total == p:
             return _write_counts(x, sites, widths, off)
@@ -75,7 +88,8 @@ def decide_many(code, frees, loads, cap, ps, bsbw, lslt, chunk, brute_force):
         if brute_force:
             used = a1_brute_force(frees[k], loads[k], cap, ps[k], bsbw, lslt, sites, widths, 0)
         else:
-            used = module_split(code, frees[k], loads[k], cap, ps[k], bsbw, lslt, chunk,
-                                sites, widths, 0)  # fmt: skip
+            used = module_split(
+                code, frees[k], loads[k], cap, ps[k], bsbw, lslt, chunk, sites, widths, 0
+            )
         placed += used > 0
     return placed

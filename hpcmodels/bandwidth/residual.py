@@ -37,8 +37,9 @@ class Residual:
         """``tp`` and ``tc`` finite numbers >= 0, ``sd`` in (0, 1] (stored as floats);
         bools, strings, NaN and inf are an InvalidParameter naming the field."""
         for name in ("tp", "tc"):
-            object.__setattr__(self, name, check_real(f"Residual.{name}", getattr(self, name),
-                                                      at_least=0))  # fmt: skip
+            object.__setattr__(
+                self, name, check_real(f"Residual.{name}", getattr(self, name), at_least=0)
+            )
         object.__setattr__(self, "sd", check_real("Residual.sd", self.sd, above=0, at_most=1))
 
     @property

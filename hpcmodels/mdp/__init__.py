@@ -11,5 +11,12 @@ from .solve import (
     value_iteration,
 )
 
-__all__ = ["CoallocationMDP", "METHODS", "Solution", "modified_policy_iteration",
-           "policy_iteration", "solve", "value_iteration"]  # fmt: skip
+__all__ = [
+    "CoallocationMDP",
+    "METHODS",
+    "Solution",
+    "modified_policy_iteration",
+    "policy_iteration",
+    "solve",
+    "value_iteration",
+]

@@ -39,8 +39,16 @@ class TwoLevel:
     gives the same 14 improvement steps of modified policy iteration and the same
     policy; each factorisation costs 13 ms there and 0.8 s at Delta = 300."""
 
-    def __init__(self, p0: tuple, p1: tuple, cost: np.ndarray, k: float, groups: np.ndarray,
-                 n_groups: int, refactor: float = 0.01) -> None:  # fmt: skip
+    def __init__(
+        self,
+        p0: tuple,
+        p1: tuple,
+        cost: np.ndarray,
+        k: float,
+        groups: np.ndarray,
+        n_groups: int,
+        refactor: float = 0.01,
+    ) -> None:
         """``p0``, ``p1``: :func:`~hpcmodels.mdp.kernels.csr_arrays` of ``P_0``, ``P_1``;
         ``groups``: each state's coarse group, ``0 .. n_groups - 1``."""
         self.p0, self.p1, self.cost, self.k = p0, p1, cost, k
@@ -55,8 +63,9 @@ class TwoLevel:
     def set_policy(self, policy: np.ndarray) -> None:
         """Evaluate ``policy`` from now on (its rows of ``P_0`` / ``P_1``)."""
         self.rows = policy_rows(*self.p0, *self.p1, policy)
-        stale = (self._factorised_for is None
-                 or np.count_nonzero(self._factorised_for != policy) > self.refactor * len(policy))  # fmt: skip
+        stale = self._factorised_for is None or np.count_nonzero(
+            self._factorised_for != policy
+        ) > self.refactor * len(policy)
         if stale:
             self._factorise()
             self._factorised_for = policy.copy()
@@ -69,11 +78,15 @@ class TwoLevel:
         row_of = np.repeat(np.arange(len(self.cost)), np.diff(indptr.astype(np.int64)))
         n = self.n_groups
         coarse = sp.csc_matrix(
-            (np.concatenate([self.k * self.size, -data]),
-             (np.concatenate([np.arange(n), self.groups[row_of]]),
-              np.concatenate([np.arange(n), self.groups[indices]]))),
+            (
+                np.concatenate([self.k * self.size, -data]),
+                (
+                    np.concatenate([np.arange(n), self.groups[row_of]]),
+                    np.concatenate([np.arange(n), self.groups[indices]]),
+                ),
+            ),
             shape=(n, n),
-        )  # fmt: skip
+        )
         self.coarse = splu(coarse, permc_spec="MMD_AT_PLUS_A")
         self.factorisations += 1
 

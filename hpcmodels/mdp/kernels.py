@@ -35,8 +35,9 @@ def _row_dot(indptr, indices, data, i, values):
 
 
 @njit(cache=True)
-def bellman_step(indptr0, indices0, data0, indptr1, indices1, data1, allowed, cost, k,
-                 values, out, policy):  # fmt: skip
+def bellman_step(
+    indptr0, indices0, data0, indptr1, indices1, data1, allowed, cost, k, values, out, policy
+):
     """``out = T values = min_d (c + P_d values) / k`` (Jacobi: every state from the old
     values), ``policy`` the minimising action; returns ``(min, max)`` of ``out - values``
     (the MacQueen bounds' ingredients)."""

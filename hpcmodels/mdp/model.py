@@ -87,8 +87,10 @@ class CoallocationMDP:
 
     def __post_init__(self) -> None:
         if self.self_loop not in ("pre_action", "post_action"):
-            raise InvalidParameter(f"self_loop must be 'pre_action' (the equation as printed) or "
-                             f"'post_action', got {self.self_loop!r}")  # fmt: skip
+            raise InvalidParameter(
+                f"self_loop must be 'pre_action' (the equation as printed) or "
+                f"'post_action', got {self.self_loop!r}"
+            )
         for name in ("mu1", "mu2", "mu3", "lam1", "lam2", "beta"):
             check_real(name, getattr(self, name), above=0.0)
         _fraction("p", self.p)
@@ -100,13 +102,27 @@ class CoallocationMDP:
                 "factor nu / (nu + beta) rounds to 1 in floating point"
             )
         # a whole float such as 30.0 is stored as the int it stands for
-        object.__setattr__(self, "truncation", check_int("truncation (Delta)", self.truncation,
-                                                         minimum=1, maximum=MAX_TRUNCATION))  # fmt: skip
+        object.__setattr__(
+            self,
+            "truncation",
+            check_int("truncation (Delta)", self.truncation, minimum=1, maximum=MAX_TRUNCATION),
+        )
 
     @classmethod
-    def from_loads(cls, rho1: float, rho2: float, p: float, mu1: float = 1.0, mu2: float = 1.0,
-                   mu3: float = 0.7, c1: float = 2.0, c2: float = 1.0, beta: float = 0.05,
-                   truncation: int = 30, self_loop: str = "pre_action") -> CoallocationMDP:  # fmt: skip
+    def from_loads(
+        cls,
+        rho1: float,
+        rho2: float,
+        p: float,
+        mu1: float = 1.0,
+        mu2: float = 1.0,
+        mu3: float = 0.7,
+        c1: float = 2.0,
+        c2: float = 1.0,
+        beta: float = 0.05,
+        truncation: int = 30,
+        self_loop: str = "pre_action",
+    ) -> CoallocationMDP:
         """Arrival rates from the loads of Section 5: ``rho1 = lambda1 (p + 2(1-p)) / (2 mu1)``,
         ``rho2 = lambda2 / mu2``."""
         for name, rho in (("rho1", rho1), ("rho2", rho2)):  # a stable cluster
@@ -115,15 +131,28 @@ class CoallocationMDP:
         for name, mu in (("mu1", mu1), ("mu2", mu2)):  # before the rates derived from them
             check_real(name, mu, above=0.0)
         mean_width = p + 2 * (1 - p)
-        return cls(2 * mu1 * rho1 / mean_width, rho2 * mu2, p, mu1, mu2, mu3, c1, c2, beta,
-                   truncation, self_loop)  # fmt: skip
+        return cls(
+            2 * mu1 * rho1 / mean_width,
+            rho2 * mu2,
+            p,
+            mu1,
+            mu2,
+            mu3,
+            c1,
+            c2,
+            beta,
+            truncation,
+            self_loop,
+        )
 
     def with_(self, **changes) -> CoallocationMDP:
         """A copy with some parameters changed (names of the fields only)."""
         unknown = sorted(set(changes) - {f.name for f in fields(self)})
         if unknown:
-            raise InvalidParameter(f"unknown parameter(s) {unknown} for with_; the fields are "
-                                   f"{[f.name for f in fields(self)]}")  # fmt: skip
+            raise InvalidParameter(
+                f"unknown parameter(s) {unknown} for with_; the fields are "
+                f"{[f.name for f in fields(self)]}"
+            )
         return replace(self, **changes)
 
     # ------------------------------------------------------------------ state space
@@ -153,14 +182,19 @@ class CoallocationMDP:
     def _state(self, state) -> tuple:
         """``state`` as a tuple of six ints, if it is a state of the truncated space: a
         tuple, list or array of whole numbers ``(q1, q2, g, x1, x2, x11)``."""
-        if isinstance(state, str | bytes | dict) or not hasattr(state, "__len__") \
-                or len(state) != 6:  # fmt: skip
-            raise InvalidParameter(f"state must be six whole numbers (q1, q2, g, x1, x2, x11), "
-                                   f"got {state!r:.80}")  # fmt: skip
+        if (
+            isinstance(state, str | bytes | dict)
+            or not hasattr(state, "__len__")
+            or len(state) != 6
+        ):
+            raise InvalidParameter(
+                f"state must be six whole numbers (q1, q2, g, x1, x2, x11), got {state!r:.80}"
+            )
         key = tuple(check_int(f"state[{i}]", v) for i, v in enumerate(state))
         if key not in self._index:
-            raise InvalidParameter(f"state {key} is not in the truncated state space "
-                                   f"(Delta = {self.truncation})")  # fmt: skip
+            raise InvalidParameter(
+                f"state {key} is not in the truncated state space (Delta = {self.truncation})"
+            )
         return key
 
     def index(self, state) -> int:
@@ -227,8 +261,10 @@ class CoallocationMDP:
         if q1 > 0 and q1 < d:
             out.append(((q1 + 1, q2, g, x1, x2, x11), self.lam1))
         elif q1 == 0:
-            out += [((1, q2, 1, x1, x2, x11), self.lam1 * self.p),
-                    ((1, q2, 2, x1, x2, x11), self.lam1 * (1 - self.p))]  # fmt: skip
+            out += [
+                ((1, q2, 1, x1, x2, x11), self.lam1 * self.p),
+                ((1, q2, 2, x1, x2, x11), self.lam1 * (1 - self.p)),
+            ]
         if q2 < d:
             out.append(((q1, q2 + 1, g, x1, x2, x11), self.lam2))
         if x1 > 0:
@@ -288,16 +324,20 @@ class CoallocationMDP:
         d = self.truncation
         zeros = np.zeros_like(q1, dtype=float)
         one = np.ones_like(q1)
-        yield ((np.minimum(q1 + 1, d), q2, g, x1, x2, x11),
-               np.where((q1 > 0) & (q1 < d), self.lam1, zeros))  # fmt: skip
+        yield (
+            (np.minimum(q1 + 1, d), q2, g, x1, x2, x11),
+            np.where((q1 > 0) & (q1 < d), self.lam1, zeros),
+        )
         yield (one, q2, one, x1, x2, x11), np.where(q1 == 0, self.lam1 * self.p, zeros)
         yield (one, q2, 2 * one, x1, x2, x11), np.where(q1 == 0, self.lam1 * (1 - self.p), zeros)
         yield (q1, np.minimum(q2 + 1, d), g, x1, x2, x11), np.where(q2 < d, self.lam2, zeros)
         yield (q1, q2, g, np.maximum(x1 - 1, 0), x2, x11), self.mu1 * x1
         yield (q1, q2, g, x1, np.maximum(x2 - 1, 0), x11), self.mu1 * x2
         yield (q1, q2, g, x1, x2, np.maximum(x11 - 1, 0)), self.mu3 * x11
-        yield ((q1, np.maximum(q2 - 1, 0), g, x1, x2, x11),
-               np.where((x11 == 0) & (q2 > 0), self.mu2, zeros))  # fmt: skip
+        yield (
+            (q1, np.maximum(q2 - 1, 0), g, x1, x2, x11),
+            np.where((x11 == 0) & (q2 > 0), self.mu2, zeros),
+        )
 
     def _matrix(self, d: int) -> sp.csr_matrix:
         n = self.n_states
@@ -324,8 +364,9 @@ class CoallocationMDP:
             rows.append(diag)
             cols.append(diag)
             vals.append(self.nu - total[diag])
-        matrix = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                               shape=(n, n))  # fmt: skip
+        matrix = sp.coo_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n)
+        )
         return matrix.tocsr()
 
     def event_matrix(self) -> sp.csr_matrix:
@@ -339,24 +380,28 @@ class CoallocationMDP:
             rows.append(np.flatnonzero(keep))
             cols.append(self._ids(*(t[keep] for t in target)))
             vals.append(np.asarray(rate, float)[keep])
-        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                             shape=(n, n))  # fmt: skip
+        return sp.csr_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n)
+        )
 
     def check_policy(self, policy) -> np.ndarray:
         """``policy`` as an int8 array of actions after checking it: one action per state,
         each 0 or 1, and 1 only where co-allocation is allowed."""
         actions = np.asarray(policy)
         if actions.shape != (self.n_states,):
-            raise InvalidParameter(f"a policy needs one action per state ({self.n_states}), "
-                                   f"got shape {actions.shape}")  # fmt: skip
+            raise InvalidParameter(
+                f"a policy needs one action per state ({self.n_states}), got shape {actions.shape}"
+            )
         if not np.isin(actions, (0, 1)).all():
             bad = actions[~np.isin(actions, (0, 1))][0]
             raise InvalidParameter(f"policy actions must be 0 or 1, got {bad!r}")
         not_allowed = np.flatnonzero((actions == 1) & ~self.can_coallocate)
         if len(not_allowed):
             state = tuple(int(v) for v in self.states[not_allowed[0]])
-            raise InvalidParameter(f"policy co-allocates in {len(not_allowed)} states where action "
-                                   f"1 is not allowed, e.g. {state}")  # fmt: skip
+            raise InvalidParameter(
+                f"policy co-allocates in {len(not_allowed)} states where action "
+                f"1 is not allowed, e.g. {state}"
+            )
         return actions.astype(np.int8)
 
     def decision_matrix(self, policy: np.ndarray) -> sp.csr_matrix:
@@ -372,8 +417,9 @@ class CoallocationMDP:
                 rows.append(np.flatnonzero(keep))
                 cols.append(self._ids(*(t[keep] for t in x)))
                 vals.append(prob[keep])
-        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                             shape=(n, n))  # fmt: skip
+        return sp.csr_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n)
+        )
 
     def average_cost(self, policy: np.ndarray) -> float:
         """Exact long-run average cost of a stationary policy on the truncated chain:
@@ -395,9 +441,21 @@ class CoallocationMDP:
     def describe(self) -> pd.Series:
         """Parameters, loads, ``nu`` and the number of states."""
         mean_width = self.p + 2 * (1 - self.p)
-        return pd.Series({
-            "lambda1": self.lam1, "lambda2": self.lam2, "p": self.p, "mu1": self.mu1,
-            "mu2": self.mu2, "mu3": self.mu3, "c1": self.c1, "c2": self.c2, "beta": self.beta,
-            "Delta": self.truncation, "rho1": self.lam1 * mean_width / (2 * self.mu1),
-            "rho2": self.lam2 / self.mu2, "nu": self.nu, "states": self.n_states,
-        })  # fmt: skip
+        return pd.Series(
+            {
+                "lambda1": self.lam1,
+                "lambda2": self.lam2,
+                "p": self.p,
+                "mu1": self.mu1,
+                "mu2": self.mu2,
+                "mu3": self.mu3,
+                "c1": self.c1,
+                "c2": self.c2,
+                "beta": self.beta,
+                "Delta": self.truncation,
+                "rho1": self.lam1 * mean_width / (2 * self.mu1),
+                "rho2": self.lam2 / self.mu2,
+                "nu": self.nu,
+                "states": self.n_states,
+            }
+        )

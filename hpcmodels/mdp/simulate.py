@@ -41,8 +41,24 @@ def _new_head(q1, p, rng):
 
 
 @numba.njit(cache=True)
-def _run(rng, lam1, lam2, p, mu1, mu2, mu3, c1, c2, mode, policy, lookup, delta, truncated,
-         completions, warmup):  # fmt: skip
+def _run(
+    rng,
+    lam1,
+    lam2,
+    p,
+    mu1,
+    mu2,
+    mu3,
+    c1,
+    c2,
+    mode,
+    policy,
+    lookup,
+    delta,
+    truncated,
+    completions,
+    warmup,
+):
     q1 = q2 = g = x1 = x2 = x11 = 0
     done = 0
     area = 0.0
@@ -123,8 +139,10 @@ def simulate_policy(
     if isinstance(policy, str):
         modes = {"local": LOCAL, "heuristic": HEURISTIC}
         if policy not in modes:
-            raise InvalidParameter(f"unknown policy {policy!r}; use 'local', 'heuristic', a Solution "
-                             "or an array of actions")  # fmt: skip
+            raise InvalidParameter(
+                f"unknown policy {policy!r}; use 'local', 'heuristic', a Solution "
+                "or an array of actions"
+            )
         mode = modes[policy]
     else:
         mode = TABLE
@@ -133,9 +151,24 @@ def simulate_policy(
     for r in range(first, first + replications):
         # the r-th child of SeedSequence(seed), as SeedSequence(seed).spawn(...)[r]
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(r,)))
-        cost = _run(rng, mdp.lam1, mdp.lam2, mdp.p, mdp.mu1, mdp.mu2, mdp.mu3, mdp.c1, mdp.c2,
-                    mode, table, mdp._lookup, mdp.truncation, truncated, int(completions),
-                    int(warmup * completions))  # fmt: skip
+        cost = _run(
+            rng,
+            mdp.lam1,
+            mdp.lam2,
+            mdp.p,
+            mdp.mu1,
+            mdp.mu2,
+            mdp.mu3,
+            mdp.c1,
+            mdp.c2,
+            mode,
+            table,
+            mdp._lookup,
+            mdp.truncation,
+            truncated,
+            int(completions),
+            int(warmup * completions),
+        )
         rows.append({"replication": r, "average_cost": cost})
     return pd.DataFrame(rows)
 

@@ -51,8 +51,14 @@ from .evaluation import TwoLevel
 from .kernels import bellman_step, csr_arrays
 from .model import CoallocationMDP
 
-__all__ = ["Solution", "solve", "value_iteration", "policy_iteration",
-           "modified_policy_iteration", "METHODS"]  # fmt: skip
+__all__ = [
+    "Solution",
+    "solve",
+    "value_iteration",
+    "policy_iteration",
+    "modified_policy_iteration",
+    "METHODS",
+]
 
 MAX_CYCLES = 10**4
 """Most evaluation cycles per step of modified policy iteration."""
@@ -94,10 +100,17 @@ class Solution(ByValue):
             raise InvalidParameter(
                 f"q1_max must lie in [1, {d}] and q2_max in [0, {d}] (Delta = {d})"
             )
-        table = np.array([[self.action((q1, q2, 2, x1, 0, 0)) for q2 in range(q2_max + 1)]
-                          for q1 in range(1, q1_max + 1)])  # fmt: skip
-        return pd.DataFrame(table, index=pd.Index(range(1, q1_max + 1), name="q1"),
-                            columns=pd.Index(range(q2_max + 1), name="q2"))  # fmt: skip
+        table = np.array(
+            [
+                [self.action((q1, q2, 2, x1, 0, 0)) for q2 in range(q2_max + 1)]
+                for q1 in range(1, q1_max + 1)
+            ]
+        )
+        return pd.DataFrame(
+            table,
+            index=pd.Index(range(1, q1_max + 1), name="q1"),
+            columns=pd.Index(range(q2_max + 1), name="q2"),
+        )
 
 
 class _Bellman:
@@ -117,8 +130,16 @@ class _Bellman:
 
     def step(self, values: np.ndarray) -> tuple[float, float]:
         """``self.out = T values``, ``self.policy`` greedy; returns (min, max) of the change."""
-        return bellman_step(*self.p0, *self.p1, self.mdp.can_coallocate, self.mdp.cost, self.k,
-                            values, self.out, self.policy)  # fmt: skip
+        return bellman_step(
+            *self.p0,
+            *self.p1,
+            self.mdp.can_coallocate,
+            self.mdp.cost,
+            self.k,
+            values,
+            self.out,
+            self.policy,
+        )
 
     def certified(self, lo: float, hi: float) -> bool:
         return self.factor * (hi - lo) < self.tol
@@ -136,8 +157,16 @@ class _Bellman:
         """The certified answer: midpoint values, their bound and the greedy policy."""
         values, bound = self.midpoint(lo, hi)
         self.step(values)  # greedy policy for the returned values
-        return Solution(self.mdp, values, self.policy.copy(), iterations, method,
-                        time.perf_counter() - started, converged, bound)  # fmt: skip
+        return Solution(
+            self.mdp,
+            values,
+            self.policy.copy(),
+            iterations,
+            method,
+            time.perf_counter() - started,
+            converged,
+            bound,
+        )
 
 
 def _start(mdp: CoallocationMDP, start) -> np.ndarray:
@@ -145,8 +174,9 @@ def _start(mdp: CoallocationMDP, start) -> np.ndarray:
         return np.zeros(mdp.n_states)
     values = check_array("start", start, finite=False).copy()  # the solvers work in place
     if values.shape != (mdp.n_states,) or not np.isfinite(values).all():
-        raise InvalidParameter(f"start must be {mdp.n_states} finite values (one per state), "
-                         f"got shape {values.shape}")  # fmt: skip
+        raise InvalidParameter(
+            f"start must be {mdp.n_states} finite values (one per state), got shape {values.shape}"
+        )
     return values
 
 
@@ -164,26 +194,28 @@ def _successive(mdp, tol, max_iter, start, method, between=None) -> Solution:
         values, bellman.out = bellman.out, values
         if between is not None:
             between(bellman, values)
-    return bellman.solution(values, lo, hi, iteration, method, started,
-                            bellman.certified(lo, hi))  # fmt: skip
+    return bellman.solution(values, lo, hi, iteration, method, started, bellman.certified(lo, hi))
 
 
-def value_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 100_000,
-                    start=None) -> Solution:  # fmt: skip
+def value_iteration(
+    mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 100_000, start=None
+) -> Solution:
     """Successive approximation ``J <- T J`` with the MacQueen stopping rule."""
     return _successive(mdp, tol, max_iter, start, "value_iteration")
 
 
-def _evaluate(solver: TwoLevel, beta: float, values: np.ndarray, tol: float,
-              max_cycles: int = 500) -> None:  # fmt: skip
+def _evaluate(
+    solver: TwoLevel, beta: float, values: np.ndarray, tol: float, max_cycles: int = 500
+) -> None:
     """The current policy's values, in place, to ``tol`` (``||r|| / beta < tol``)."""
     for _ in range(max_cycles):
         if solver.cycle(values) / beta < tol:
             return
 
 
-def policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 1000,
-                     start=None) -> Solution:  # fmt: skip
+def policy_iteration(
+    mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 1000, start=None
+) -> Solution:
     """Howard's policy iteration from the greedy policy of ``start`` (of ``J = 0``: the
     policy that never co-allocates); each policy is evaluated to ``tol / (4 f)``, so
     that a policy that repeats also passes the stopping rule."""
@@ -205,8 +237,9 @@ def policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 10
     return bellman.solution(values, lo, hi, iteration, "policy_iteration", started, converged)
 
 
-def modified_policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 10_000,
-                              start=None, cycles: int = 4) -> Solution:  # fmt: skip
+def modified_policy_iteration(
+    mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 10_000, start=None, cycles: int = 4
+) -> Solution:
     """A Bellman step (greedy policy, stopping test), then ``cycles`` two-level cycles
     of that policy's evaluation; repeated until the MacQueen rule certifies ``tol``.
     ``cycles`` is a whole number in [1, 10**4]."""
@@ -223,8 +256,11 @@ def modified_policy_iteration(mdp: CoallocationMDP, tol: float = 1e-6, max_iter:
     return _successive(mdp, tol, max_iter, start, "modified_policy_iteration", evaluate)
 
 
-_SOLVERS = {"modified_policy_iteration": modified_policy_iteration,
-            "policy_iteration": policy_iteration, "value_iteration": value_iteration}  # fmt: skip
+_SOLVERS = {
+    "modified_policy_iteration": modified_policy_iteration,
+    "policy_iteration": policy_iteration,
+    "value_iteration": value_iteration,
+}
 
 
 def solve(mdp: CoallocationMDP, method: str = "modified_policy_iteration", **options) -> Solution:
@@ -236,8 +272,9 @@ def solve(mdp: CoallocationMDP, method: str = "modified_policy_iteration", **opt
     :class:`~hpcmodels.errors.InvalidParameter` naming it."""
     if not isinstance(method, str) or method not in _SOLVERS:
         raise InvalidParameter(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
-    allowed = ["tol", "max_iter", "start"] + (["cycles"] if method == "modified_policy_iteration"
-                                                else [])  # fmt: skip
+    allowed = ["tol", "max_iter", "start"] + (
+        ["cycles"] if method == "modified_policy_iteration" else []
+    )
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise InvalidParameter(f"{method} takes no option(s) {unknown}; its options: {allowed}")

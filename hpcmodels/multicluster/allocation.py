@@ -21,18 +21,36 @@ from .coallocation_modules import MODULES
 
 __all__ = ["ALLOCATIONS", "COALLOCATIONS", "pick", "coallocate"]
 
-ALLOCATIONS = ("first_fit", "best_fit", "worst_fit", "median_fit", "random_fit", "fastest_first",
-               "ai2", "tla", "local_first", "local_only", "median_fit_upper")  # fmt: skip
+ALLOCATIONS = (
+    "first_fit",
+    "best_fit",
+    "worst_fit",
+    "median_fit",
+    "random_fit",
+    "fastest_first",
+    "ai2",
+    "tla",
+    "local_first",
+    "local_only",
+    "median_fit_upper",
+)
 COALLOCATIONS = (None, "fixed_order", "larger_first", "smaller_first", *MODULES)
 FIRST_FIT, BEST_FIT, WORST_FIT, MEDIAN_FIT, RANDOM_FIT, FASTEST_FIRST, AI2, TLA = range(8)
 LOCAL_FIRST, LOCAL_ONLY, MEDIAN_FIT_UPPER = 8, 9, 10
 # the codes are the positions of the names in ALLOCATIONS (the engine passes the index)
 assert [ALLOCATIONS[c] for c in (MEDIAN_FIT, RANDOM_FIT, LOCAL_ONLY, MEDIAN_FIT_UPPER)] == [
-    "median_fit", "random_fit", "local_only", "median_fit_upper"]  # fmt: skip
+    "median_fit",
+    "random_fit",
+    "local_only",
+    "median_fit_upper",
+]
 FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST = 1, 2, 3
 # the codes are the positions of the names in COALLOCATIONS (the engine passes the index)
 assert [COALLOCATIONS[c] for c in (FIXED_ORDER, LARGER_FIRST, SMALLER_FIRST)] == [
-    "fixed_order", "larger_first", "smaller_first"]  # fmt: skip
+    "fixed_order",
+    "larger_first",
+    "smaller_first",
+]
 
 
 @numba.njit(cache=True)

@@ -43,8 +43,7 @@ import numpy as np
 
 from .linkshare import demand_kernel
 
-__all__ = ["MODULES", "A1", "B1", "B2", "B3", "B4", "module_split", "a1_ranges",
-           "widest_split"]  # fmt: skip
+__all__ = ["MODULES", "A1", "B1", "B2", "B3", "B4", "module_split", "a1_ranges", "widest_split"]
 
 MODULES = ("a1", "b1", "b2", "b3", "b4")
 A1, B1, B2, B3, B4 = range(4, 9)  # co-allocation codes of the engine (after Huang's three)

@@ -164,8 +164,9 @@ def _column(jobs: pd.DataFrame, name: str, source: str) -> np.ndarray:
     if column.dtype.kind not in "iuf":  # an object column: numbers only, one by one
         for i, v in enumerate(column.to_numpy()):
             if isinstance(v, bool | np.bool_ | str | bytes) or not isinstance(v, numbers.Real):
-                raise InvalidParameter(f"jobs column {name!r} is not numeric: job "
-                                       f"{jobs.index[i]!r} has {name} = {v!r}")  # fmt: skip
+                raise InvalidParameter(
+                    f"jobs column {name!r} is not numeric: job {jobs.index[i]!r} has {name} = {v!r}"
+                )
     try:
         return column.to_numpy(dtype=float)
     except (TypeError, ValueError, OverflowError) as err:
@@ -192,8 +193,10 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
         bad = ~np.isfinite(origin) | (origin < 0) | (origin != np.round(origin))
         if bad.any():
             i = int(np.argmax(bad))
-            raise InvalidParameter(f"job {jobs.index[i]!r}: origin = {origin[i]!r} (jobs column "
-                                   "'origin' must hold cluster indices, whole numbers >= 0)")  # fmt: skip
+            raise InvalidParameter(
+                f"job {jobs.index[i]!r}: origin = {origin[i]!r} (jobs column "
+                "'origin' must hold cluster indices, whole numbers >= 0)"
+            )
         out["origin"] = np.minimum(origin, 2.0**62).astype(np.int64)
     for name in ("submit", "runtime", "procs", "estimate"):
         values = _column(jobs, name, "runtime" if name == "estimate" and name not in jobs else name)
@@ -210,8 +213,9 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
         out[name] = values
     if np.any(out["procs"] != np.round(out["procs"])):
         i = int(np.argmax(out["procs"] != np.round(out["procs"])))
-        raise InvalidParameter(f"job {jobs.index[i]!r}: procs = {out['procs'][i]!r} "
-                               "(must be a whole number)")  # fmt: skip
+        raise InvalidParameter(
+            f"job {jobs.index[i]!r}: procs = {out['procs'][i]!r} (must be a whole number)"
+        )
     out["procs"] = out["procs"].astype(np.int64)
     return out
 
@@ -274,8 +278,19 @@ def idle_unplaceable(code: int, cap: np.ndarray, network: Network, procs: np.nda
     sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
     out = np.zeros(procs.size, bool)
     for p in np.unique(procs):
-        used = module_split(code, cap.copy(), idle_load, link_cap, int(p), network.bsbw,
-                            network.lslt, network.chunk, sites, widths, 0)  # fmt: skip
+        used = module_split(
+            code,
+            cap.copy(),
+            idle_load,
+            link_cap,
+            int(p),
+            network.bsbw,
+            network.lslt,
+            network.chunk,
+            sites,
+            widths,
+            0,
+        )
         out[procs == p] = used == 0
     return out
 
@@ -302,9 +317,19 @@ def queue_ranks(submit: np.ndarray, procs: np.ndarray, sel: int) -> np.ndarray:
     return rank
 
 
-def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc: int,
-                coal: int, slowdown: float, seed: int, debug: bool,
-                tla: TLAOptions | None = None, network: Network | None = None) -> State:  # fmt: skip
+def build_state(
+    data: dict,
+    cap: np.ndarray,
+    speed: np.ndarray,
+    sel: int,
+    alloc: int,
+    coal: int,
+    slowdown: float,
+    seed: int,
+    debug: bool,
+    tla: TLAOptions | None = None,
+    network: Network | None = None,
+) -> State:
     """A fresh engine state for validated job arrays (``data``: submit, runtime, procs,
     estimate). One ``default_rng(seed)`` draws random fit's uniforms, then the seed of
     the look-ahead's random stream."""
@@ -314,13 +339,24 @@ def build_state(data: dict, cap: np.ndarray, speed: np.ndarray, sel: int, alloc:
     cfg[TLA_DEPTH : TLA_METRIC + 1] = (tla or TLAOptions()).codes()
     rng = np.random.default_rng(seed)
     uniforms = rng.random(n) if alloc == RANDOM_FIT else np.empty(0)
-    state = new_state(data["submit"], data["runtime"], data["procs"], data["estimate"], cap,
-                      speed, queue_ranks(data["submit"], data["procs"], sel), cfg, slowdown,
-                      uniforms, conservative=sel == CONSERVATIVE,
-                      rng_seed=int(rng.integers(2**63)), origin=data.get("origin"),
-                      net=None if network is None else network.parameters(),
-                      link_cap=None if network is None else network.link_capacities(cap.size),
-                      memo=alloc == TLA)  # fmt: skip
+    state = new_state(
+        data["submit"],
+        data["runtime"],
+        data["procs"],
+        data["estimate"],
+        cap,
+        speed,
+        queue_ranks(data["submit"], data["procs"], sel),
+        cfg,
+        slowdown,
+        uniforms,
+        conservative=sel == CONSERVATIVE,
+        rng_seed=int(rng.integers(2**63)),
+        origin=data.get("origin"),
+        net=None if network is None else network.parameters(),
+        link_cap=None if network is None else network.link_capacities(cap.size),
+        memo=alloc == TLA,
+    )
     if sel == CONSERVATIVE:
         init_pool(state)
         state.ctr[REBUILD] = FULL
@@ -348,8 +384,9 @@ def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
         vals.append(state.split_procs[idx])
     kept_rows = np.flatnonzero(keep)
     r = kept_rows[np.concatenate(rows)]
-    return sp.csr_array((np.concatenate(vals), (r, np.concatenate(cols))),
-                        shape=(keep.size, m), dtype=np.int64)  # fmt: skip
+    return sp.csr_array(
+        (np.concatenate(vals), (r, np.concatenate(cols))), shape=(keep.size, m), dtype=np.int64
+    )
 
 
 def simulate(
@@ -416,8 +453,9 @@ def simulate(
         raise InvalidType(f"network must be a hpcmodels.bandwidth.Network, got {network!r}")
     if alloc == LOCAL_ONLY and coal:
         raise InvalidParameter("allocation 'local_only' runs jobs locally: no co-allocation")
-    if alloc in (LOCAL_FIRST, LOCAL_ONLY) and (not isinstance(jobs, pd.DataFrame)
-                                               or "origin" not in jobs):  # fmt: skip
+    if alloc in (LOCAL_FIRST, LOCAL_ONLY) and (
+        not isinstance(jobs, pd.DataFrame) or "origin" not in jobs
+    ):
         raise InvalidParameter(
             f"allocation {allocation!r} needs a jobs column 'origin' (cluster index)"
         )
@@ -445,8 +483,9 @@ def simulate(
         )
     if "origin" in data and np.any(data["origin"] >= cap.size):
         i = int(np.argmax(data["origin"] >= cap.size))
-        raise InvalidParameter(f"job {jobs.index[i]!r}: origin = {data['origin'][i]} "
-                               f"(there are {cap.size} clusters)")  # fmt: skip
+        raise InvalidParameter(
+            f"job {jobs.index[i]!r}: origin = {data['origin'][i]} (there are {cap.size} clusters)"
+        )
     limit = cap.sum() if coal else cap.max()
     if alloc == LOCAL_ONLY:  # a job runs on its own cluster or never
         limit = cap[data["origin"]]
@@ -455,8 +494,9 @@ def simulate(
     if coal >= A1:  # fits no cluster and the module cannot split it, even at idle
         unplaceable = (data["procs"] > cap.max()) & ~too_wide
         if unplaceable.any():
-            unplaceable[unplaceable] = idle_unplaceable(coal, cap, network,
-                                                        data["procs"][unplaceable])  # fmt: skip
+            unplaceable[unplaceable] = idle_unplaceable(
+                coal, cap, network, data["procs"][unplaceable]
+            )
         too_wide |= unplaceable
     if unplaceable.any() and not drop_too_wide:
         i = int(np.argmax(unplaceable))
@@ -504,10 +544,10 @@ def simulate(
         counters["max_link_level"] = float(state.fctr[MAX_LEVEL])
         counters["module_calls"] = int(state.ctr[MODULE_CALLS])
     if alloc == TLA:
-        counters.update(tla_activations=int(state.ctr[TLA_ACTIVATIONS]),
-                        tla_changes=int(state.ctr[TLA_CHANGES]))  # fmt: skip
-    return Result(out, metrics, clusters, _sparse_allocation(state, keep, cap.size),
-                  counters)  # fmt: skip
+        counters.update(
+            tla_activations=int(state.ctr[TLA_ACTIVATIONS]), tla_changes=int(state.ctr[TLA_CHANGES])
+        )
+    return Result(out, metrics, clusters, _sparse_allocation(state, keep, cap.size), counters)
 
 
 def _metric_names() -> list[str]:

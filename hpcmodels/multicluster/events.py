@@ -133,16 +133,33 @@ def start_job(state, j, c, t):
             state.ctr[PLACED_SPLIT] = 0
             if used == 0:
                 net = state.net
-                used = module_split(code, state.free, state.link_load, state.link_cap,
-                                    state.procs[j], net[BSBW], net[LSLT], net[CHUNK],
-                                    state.split_site, state.split_procs, off)  # fmt: skip
+                used = module_split(
+                    code,
+                    state.free,
+                    state.link_load,
+                    state.link_cap,
+                    state.procs[j],
+                    net[BSBW],
+                    net[LSLT],
+                    net[CHUNK],
+                    state.split_site,
+                    state.split_procs,
+                    off,
+                )
             rate = np.inf
             for k in range(off, off + used):
                 state.free[state.split_site[k]] -= state.split_procs[k]
                 rate = min(rate, state.speed[state.split_site[k]])
         else:
-            rate, used = coallocate(code, state.free, state.speed, state.procs[j],
-                                    state.split_site, state.split_procs, off)  # fmt: skip
+            rate, used = coallocate(
+                code,
+                state.free,
+                state.speed,
+                state.procs[j],
+                state.split_site,
+                state.split_procs,
+                off,
+            )
         state.split_off[j] = off
         state.split_len[j] = used
         state.ctr[N_SPLIT] = off + used

@@ -86,8 +86,20 @@ from .state import (
 )
 from .system import MAX_PROCS, cluster_arrays, cluster_list
 
-__all__ = ["TLAOptions", "METRICS", "SIM_POLICIES", "RunningJob", "WaitingJob", "Score",
-           "tla_scores", "simulate_branch", "score_clusters", "score_with_memo", "tla_place", "ai2_place"]  # fmt: skip
+__all__ = [
+    "TLAOptions",
+    "METRICS",
+    "SIM_POLICIES",
+    "RunningJob",
+    "WaitingJob",
+    "Score",
+    "tla_scores",
+    "simulate_branch",
+    "score_clusters",
+    "score_with_memo",
+    "tla_place",
+    "ai2_place",
+]
 
 METRICS = ("att", "bounded_slowdown")
 ATT, BSLD = range(2)
@@ -131,8 +143,12 @@ class TLAOptions:
 
     def codes(self) -> tuple[int, int, int, int]:
         """(depth, 0 for all; allocation depth; policy's allocation code; metric code)."""
-        return (self.depth or 0, self.allocation_depth, ALLOCATIONS.index(self.policy),
-                METRICS.index(self.metric))  # fmt: skip
+        return (
+            self.depth or 0,
+            self.allocation_depth,
+            ALLOCATIONS.index(self.policy),
+            METRICS.index(self.metric),
+        )
 
 
 @numba.njit(cache=True)
@@ -196,8 +212,25 @@ def release_heap(rel_time, rel_clus, rel_procs, room):
 
 
 @numba.njit(cache=True)
-def simulate_branch(c0, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, policy,
-                    metric, rng, scratch, out_clus, out_start, out_cost):  # fmt: skip
+def simulate_branch(
+    c0,
+    speed,
+    free0,
+    heap0,
+    n_rel,
+    wprocs,
+    wsubmit,
+    west,
+    n_wait,
+    t,
+    policy,
+    metric,
+    rng,
+    scratch,
+    out_clus,
+    out_start,
+    out_cost,
+):
     """Fig. 3 for target ``0`` on cluster ``c0``: the mean cost of the ``n_wait`` waiting
     jobs (``wprocs``, ``wsubmit``, ``west`` in queue order, the target first) replayed
     first come first served from ``t``, processors coming back at the ``n_rel``
@@ -249,8 +282,13 @@ def simulate_branch(c0, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wai
 @numba.njit(cache=True)
 def branch_scratch(m, room):
     """Scratch arrays of :func:`simulate_branch`."""
-    return (np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64),
-            np.empty(m, np.int64), np.ones(m, np.bool_))  # fmt: skip
+    return (
+        np.empty(room),
+        np.empty(room, np.int64),
+        np.empty(room, np.int64),
+        np.empty(m, np.int64),
+        np.ones(m, np.bool_),
+    )
 
 
 KEY_SHIFT = 20  # a release's cluster and processors packed as ``procs << 20 | cluster``
@@ -336,8 +374,12 @@ def _same_state(ht, hk, free, a, b, size, room, m):
     for c in range(m):
         if free[a * m + c] != free[b * m + c]:
             return False
-    return _same_releases(ht[a * room : a * room + size], hk[a * room : a * room + size],
-                          ht[b * room : b * room + size], hk[b * room : b * room + size])  # fmt: skip
+    return _same_releases(
+        ht[a * room : a * room + size],
+        hk[a * room : a * room + size],
+        ht[b * room : b * room + size],
+        hk[b * room : b * room + size],
+    )
 
 
 # The memo (``state.memo_f`` / ``memo_i``): TLA's last winning simulation, job by job,
@@ -383,8 +425,10 @@ def _memo_free(memo_i, rel_k, size, m, out):
 @numba.njit(cache=True)
 def _equals_memo(memo_f, memo_i, k, ht, hk, free, b, size, room, m):
     """Is branch ``b``'s state (``size`` releases) the memo's after its job ``k``?"""
-    tt, kk = np.empty(size + memo_i[M_META, 1] + k + 1), np.empty(size + memo_i[M_META, 1] + k + 1,
-                                                               np.int64)  # fmt: skip
+    tt, kk = (
+        np.empty(size + memo_i[M_META, 1] + k + 1),
+        np.empty(size + memo_i[M_META, 1] + k + 1, np.int64),
+    )
     if _memo_releases(memo_f, memo_i, k, tt, kk) != size:
         return False
     f = np.empty(m, np.int64)
@@ -392,8 +436,9 @@ def _equals_memo(memo_f, memo_i, k, ht, hk, free, b, size, room, m):
     for c in range(m):
         if f[c] != free[b * m + c]:
             return False
-    return _same_releases(tt[:size], kk[:size], ht[b * room : b * room + size],
-                          hk[b * room : b * room + size])  # fmt: skip
+    return _same_releases(
+        tt[:size], kk[:size], ht[b * room : b * room + size], hk[b * room : b * room + size]
+    )
 
 
 @numba.njit(cache=True)
@@ -414,9 +459,28 @@ def _sift_flat(ht, hk, base, i, size):
 
 
 @numba.njit(cache=True)
-def _score_lockstep(cands, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, policy,
-                    metric, out_clus, out_start, out_cost, out_hash, totals, wait, memo_f,
-                    memo_i):  # fmt: skip
+def _score_lockstep(
+    cands,
+    speed,
+    free0,
+    heap0,
+    n_rel,
+    wprocs,
+    wsubmit,
+    west,
+    n_wait,
+    t,
+    policy,
+    metric,
+    out_clus,
+    out_start,
+    out_cost,
+    out_hash,
+    totals,
+    wait,
+    memo_f,
+    memo_i,
+):
     """:func:`simulate_branch` for every candidate cluster ``cands[b]`` at once, step by
     step, for the deterministic simulation policies (fastest first, best and worst fit).
 
@@ -567,8 +631,11 @@ def _score_lockstep(cands, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_
             for b in range(nb):
                 if rep[b] >= 0 or failed[b] or on_memo[b] >= 0:
                     continue
-                if hsh[b] == mhash[k1 + k] and now[b] == memo_f[M_START, k1 + k] and \
-                        _equals_memo(memo_f, memo_i, k1 + k, ht, hk, free, b, size[b], room, m):  # fmt: skip
+                if (
+                    hsh[b] == mhash[k1 + k]
+                    and now[b] == memo_f[M_START, k1 + k]
+                    and _equals_memo(memo_f, memo_i, k1 + k, ht, hk, free, b, size[b], room, m)
+                ):
                     on_memo[b] = k
                     pending += 1
                     live -= 1
@@ -578,8 +645,12 @@ def _score_lockstep(cands, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_
             for a in range(b):
                 if rep[a] >= 0 or failed[a] or on_memo[a] >= 0:
                     continue
-                if hsh[a] == hsh[b] and now[a] == now[b] and size[a] == size[b] and \
-                        _same_state(ht, hk, free, a, b, size[b], room, m):  # fmt: skip
+                if (
+                    hsh[a] == hsh[b]
+                    and now[a] == now[b]
+                    and size[a] == size[b]
+                    and _same_state(ht, hk, free, a, b, size[b], room, m)
+                ):
                     rep[b], merged_at[b] = a, k
                     live -= 1
                     break
@@ -620,8 +691,24 @@ def _score_lockstep(cands, speed, free0, heap0, n_rel, wprocs, wsubmit, west, n_
 
 
 @numba.njit(cache=True)
-def score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, allowed,
-                   policy, metric, rng, scores, plan_clus, plan_start):  # fmt: skip
+def score_clusters(
+    speed,
+    free,
+    heap0,
+    n_rel,
+    wprocs,
+    wsubmit,
+    west,
+    n_wait,
+    t,
+    allowed,
+    policy,
+    metric,
+    rng,
+    scores,
+    plan_clus,
+    plan_start,
+):
     """TLA's winner among the allowed clusters where the target fits now (-1 if none):
     ``scores[c]`` is ``f(0, c)`` there, inf where the target does not fit; ``plan_*``
     receive the winner's simulated clusters and starts of the ``n_wait`` jobs.
@@ -629,15 +716,51 @@ def score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, 
     With fastest first, best or worst fit inside, the branches run together
     (:func:`_score_lockstep`); random fit draws from ``rng`` branch after branch, so
     its branches run one by one (:func:`simulate_branch`)."""
-    return score_with_memo(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, allowed,
-                           policy, metric, rng, scores, plan_clus, plan_start,
-                           np.empty(0, np.int64), np.empty((4, 1)), np.zeros((5, 1), np.int64))  # fmt: skip
+    return score_with_memo(
+        speed,
+        free,
+        heap0,
+        n_rel,
+        wprocs,
+        wsubmit,
+        west,
+        n_wait,
+        t,
+        allowed,
+        policy,
+        metric,
+        rng,
+        scores,
+        plan_clus,
+        plan_start,
+        np.empty(0, np.int64),
+        np.empty((4, 1)),
+        np.zeros((5, 1), np.int64),
+    )
 
 
 @numba.njit(cache=True)
-def score_with_memo(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t, allowed,
-                    policy, metric, rng, scores, plan_clus, plan_start, wait, memo_f,
-                    memo_i):  # fmt: skip
+def score_with_memo(
+    speed,
+    free,
+    heap0,
+    n_rel,
+    wprocs,
+    wsubmit,
+    west,
+    n_wait,
+    t,
+    allowed,
+    policy,
+    metric,
+    rng,
+    scores,
+    plan_clus,
+    plan_start,
+    wait,
+    memo_f,
+    memo_i,
+):
     """:func:`score_clusters` that may resume from the memo (``memo_f``, ``memo_i``; see
     :func:`_score_lockstep`) for the waiting jobs ``wait``, and leaves the winner's
     simulation there (when the memo has room)."""
@@ -662,9 +785,28 @@ def score_with_memo(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t,
         out_cost = np.empty((nb, n_wait))
         out_hash = np.empty((nb, n_wait), np.uint64)
         totals = np.empty(nb)
-        _score_lockstep(cands, speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t,
-                        policy, metric, out_clus, out_start, out_cost, out_hash, totals, wait,
-                        memo_f, memo_i)  # fmt: skip
+        _score_lockstep(
+            cands,
+            speed,
+            free,
+            heap0,
+            n_rel,
+            wprocs,
+            wsubmit,
+            west,
+            n_wait,
+            t,
+            policy,
+            metric,
+            out_clus,
+            out_start,
+            out_cost,
+            out_hash,
+            totals,
+            wait,
+            memo_f,
+            memo_i,
+        )
         win = -1
         for b in range(nb):
             c = cands[b]
@@ -674,8 +816,22 @@ def score_with_memo(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t,
         plan_clus[:n_wait] = out_clus[win]
         plan_start[:n_wait] = out_start[win]
         if memo_i.shape[1] > 1 and wait.size == n_wait:
-            _keep_memo(memo_f, memo_i, wait, out_clus[win], out_start[win], out_cost[win],
-                       out_hash[win], totals[win], wprocs, west, speed, free, heap0, n_rel)  # fmt: skip
+            _keep_memo(
+                memo_f,
+                memo_i,
+                wait,
+                out_clus[win],
+                out_start[win],
+                out_cost[win],
+                out_hash[win],
+                totals[win],
+                wprocs,
+                west,
+                speed,
+                free,
+                heap0,
+                n_rel,
+            )
         return best
     clus = np.empty(n_wait, np.int64)
     start = np.empty(n_wait)
@@ -685,8 +841,25 @@ def score_with_memo(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t,
         scores[c] = np.inf
         if not allowed[c] or free[c] < wprocs[0]:
             continue
-        scores[c] = simulate_branch(c, speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait,
-                                    t, policy, metric, rng, scratch, clus, start, cost)  # fmt: skip
+        scores[c] = simulate_branch(
+            c,
+            speed,
+            free,
+            heap0,
+            n_rel,
+            wprocs,
+            wsubmit,
+            west,
+            n_wait,
+            t,
+            policy,
+            metric,
+            rng,
+            scratch,
+            clus,
+            start,
+            cost,
+        )
         if best < 0 or scores[c] < scores[best] - SCORE_RTOL * abs(scores[best]):
             best = c
             plan_clus[:n_wait] = clus
@@ -695,8 +868,9 @@ def score_with_memo(speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, t,
 
 
 @numba.njit(cache=True)
-def _keep_memo(memo_f, memo_i, wait, clus, start, cost, hsh, total, wprocs, west, speed, free,
-               heap0, n_rel):  # fmt: skip
+def _keep_memo(
+    memo_f, memo_i, wait, clus, start, cost, hsh, total, wprocs, west, speed, free, heap0, n_rel
+):
     """Store a winning simulation as the memo (none if it failed)."""
     n, m = wait.size, free.size
     if not total < np.inf or memo_i.shape[1] < max(n, n_rel, m + 2):
@@ -790,9 +964,27 @@ def tla_place(state, j, t, allowed):
     plan_clus = np.empty(n_wait, np.int64)
     plan_start = np.empty(n_wait)
     policy, metric = state.cfg[TLA_POLICY], state.cfg[TLA_METRIC]
-    best = score_with_memo(state.speed, state.free, heap0, n_rel, wprocs, wsubmit, west, n_wait,
-                           t, allowed, policy, metric, state.rng, scores, plan_clus, plan_start,
-                           wait, state.memo_f, state.memo_i)  # fmt: skip
+    best = score_with_memo(
+        state.speed,
+        state.free,
+        heap0,
+        n_rel,
+        wprocs,
+        wsubmit,
+        west,
+        n_wait,
+        t,
+        allowed,
+        policy,
+        metric,
+        state.rng,
+        scores,
+        plan_clus,
+        plan_start,
+        wait,
+        state.memo_f,
+        state.memo_i,
+    )
     shallow = _shallow(state.speed, state.free, wprocs[0], wsubmit[0], west[0], t, allowed, metric)
     state.ctr[TLA_ACTIVATIONS] += 1
     if best != shallow:  # another decision than simulation depth 1 (Figs. 10-11)
@@ -891,15 +1083,24 @@ def _snapshot(jobs, what: str, kind) -> list:
     for k, job in enumerate(jobs):
         if not isinstance(job, kind):
             if not isinstance(job, tuple | list) or len(job) != len(kind._fields):
-                raise InvalidType(f"{what}[{k}] must be a {kind.__name__} or a tuple "
-                                  f"{kind._fields}, got {job!r:.80}")  # fmt: skip
+                raise InvalidType(
+                    f"{what}[{k}] must be a {kind.__name__} or a tuple "
+                    f"{kind._fields}, got {job!r:.80}"
+                )
             job = kind(*job)
         out.append(job)
     return out
 
 
-def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | None = None,
-               policy: str = "fastest_first") -> dict[str, Score]:  # fmt: skip
+def tla_scores(
+    clusters,
+    running,
+    waiting,
+    now: float = 0.0,
+    *,
+    depth: int | None = None,
+    policy: str = "fastest_first",
+) -> dict[str, Score]:
     """TLA's scoring step (Shih 2013, Fig. 3) on a snapshot at ``now``: for every
     cluster where ``waiting[0]`` fits now, the :class:`Score` of allocating it there
     (the same kernel as ``simulate(..., allocation="tla")``; ATT metric).
@@ -979,8 +1180,24 @@ def tla_scores(clusters, running, waiting, now: float = 0.0, *, depth: int | Non
         if free[c] < wprocs[0]:
             continue
         clus, start, cost = np.empty(n_wait, np.int64), np.empty(n_wait), np.empty(n_wait)
-        att = simulate_branch(c, speed, free, heap0, n_rel, wprocs, wsubmit, west, n_wait, now,
-                              policy_code, metric_code, rng, scratch, clus, start, cost)  # fmt: skip
-        out[names[c]] = Score(float(att), cost.tolist(), [names[i] for i in clus],
-                              start.tolist())  # fmt: skip
+        att = simulate_branch(
+            c,
+            speed,
+            free,
+            heap0,
+            n_rel,
+            wprocs,
+            wsubmit,
+            west,
+            n_wait,
+            now,
+            policy_code,
+            metric_code,
+            rng,
+            scratch,
+            clus,
+            start,
+            cost,
+        )
+        out[names[c]] = Score(float(att), cost.tolist(), [names[i] for i in clus], start.tolist())
     return out

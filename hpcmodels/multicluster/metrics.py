@@ -10,8 +10,9 @@ BOUNDED_SLOWDOWN_TAU = 10.0
 """Seconds below which execution times count as this long in the bounded slowdown."""
 
 
-def compute_metrics(jobs: dict, start: np.ndarray, end: np.ndarray, cap: np.ndarray,
-                    queue_area: float) -> dict:  # fmt: skip
+def compute_metrics(
+    jobs: dict, start: np.ndarray, end: np.ndarray, cap: np.ndarray, queue_area: float
+) -> dict:
     """Mean wait, average turnaround (ATT), waiting ratio both ways (per-job mean, and
     mean wait over mean execution time), bounded slowdown, utilization and the time-
     averaged queue length over ``[first submit, last end]``."""
@@ -28,7 +29,7 @@ def compute_metrics(jobs: dict, start: np.ndarray, end: np.ndarray, cap: np.ndar
         "att": float(turnaround.mean()),
         "mean_waiting_ratio": float((wait[positive] / execution[positive]).mean())
         if positive.any()
-        else float("nan"),  # fmt: skip
+        else float("nan"),
         "waiting_ratio_of_means": float(wait.mean()) / mean_exec if mean_exec > 0 else float("nan"),
         "mean_bounded_slowdown": float(
             np.maximum(turnaround / np.maximum(execution, BOUNDED_SLOWDOWN_TAU), 1.0).mean()

@@ -88,5 +88,6 @@ class Network:
 
     def parameters(self) -> np.ndarray:
         """The engine's ``net`` slots: BSBW, LSLT, CHUNK, K, DYNAMIC."""
-        return np.array([self.bsbw, self.lslt, self.chunk, self.compute_fraction,
-                         float(self.dynamic)])  # fmt: skip
+        return np.array(
+            [self.bsbw, self.lslt, self.chunk, self.compute_fraction, float(self.dynamic)]
+        )

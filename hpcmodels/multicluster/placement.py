@@ -65,9 +65,19 @@ def place(state, j, t, allowed):
         state.ctr[MODULE_CALLS] += 1
         # written where start_job will keep it: the split buffers' free tail (the engine
         # keeps room for a whole split there), its length in ctr[PLACED_SPLIT]
-        used = module_split(coal, state.free, state.link_load, state.link_cap, p,
-                            state.net[BSBW], state.net[LSLT], state.net[CHUNK],
-                            state.split_site, state.split_procs, state.ctr[N_SPLIT])  # fmt: skip
+        used = module_split(
+            coal,
+            state.free,
+            state.link_load,
+            state.link_cap,
+            p,
+            state.net[BSBW],
+            state.net[LSLT],
+            state.net[CHUNK],
+            state.split_site,
+            state.split_procs,
+            state.ctr[N_SPLIT],
+        )
         state.ctr[PLACED_SPLIT] = used
         if used > 0:
             return COALLOCATED
@@ -81,5 +91,6 @@ def place(state, j, t, allowed):
 def coallocation_bound(state):
     """An upper bound on the width a bandwidth-aware co-allocation module can place now
     (:func:`.coallocation_modules.widest_split`)."""
-    return widest_split(state.cfg[COAL], state.free, state.link_load, state.link_cap,
-                        state.net[LSLT])  # fmt: skip
+    return widest_split(
+        state.cfg[COAL], state.free, state.link_load, state.link_cap, state.net[LSLT]
+    )

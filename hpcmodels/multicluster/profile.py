@@ -32,9 +32,23 @@ import numpy as np
 from .rates import predicted_end, tolerance
 from .state import P_FREE, P_USED, RLEN
 
-__all__ = ["earliest_start", "earliest_from", "reserve", "cut_steps", "bound_table",
-           "bound_query", "bound_record", "running_profiles", "init_pool", "list_rebuild",
-           "list_from_arrays", "list_advance", "list_add", "list_add_at", "list_earliest"]  # fmt: skip
+__all__ = [
+    "earliest_start",
+    "earliest_from",
+    "reserve",
+    "cut_steps",
+    "bound_table",
+    "bound_query",
+    "bound_record",
+    "running_profiles",
+    "init_pool",
+    "list_rebuild",
+    "list_from_arrays",
+    "list_advance",
+    "list_add",
+    "list_add_at",
+    "list_earliest",
+]
 
 
 # ------------------------------------------------------------------ array profiles (EASY)

@@ -31,9 +31,19 @@ from .heap import heap_update
 from .linkshare import allot_kernel, demand_kernel, rate_kernel
 from .state import BSBW, DEBUG, FULL, KFRAC, LINKS_DIRTY, MAX_LEVEL, REBUILD, RLEN, SLOWED
 
-__all__ = ["TIME_RTOL", "RATE_MODELS", "tolerance", "predicted_end",
-           "running_jobs", "set_rate", "base_rate", "apply_rates", "crowding",
-           "refresh_links", "bandwidth_rates"]  # fmt: skip
+__all__ = [
+    "TIME_RTOL",
+    "RATE_MODELS",
+    "tolerance",
+    "predicted_end",
+    "running_jobs",
+    "set_rate",
+    "base_rate",
+    "apply_rates",
+    "crowding",
+    "refresh_links",
+    "bandwidth_rates",
+]
 
 TIME_RTOL = 2.0**-48
 """Relative width (absolute below 1 s) within which event times are one time stamp:

@@ -102,8 +102,15 @@ KFRAC = 3  # computation fraction K of every job
 DYNAMIC = 4  # 1: co-allocated jobs slow down with link saturation (rate model)
 N_NET = 5
 
-SELECTIONS = ("fcfs", "first_available", "smallest_first", "largest_first", "conservative", "easy",
-              "first_available_once")  # fmt: skip
+SELECTIONS = (
+    "fcfs",
+    "first_available",
+    "smallest_first",
+    "largest_first",
+    "conservative",
+    "easy",
+    "first_available_once",
+)
 FCFS, FIRST_AVAILABLE, SMALLEST, LARGEST, CONSERVATIVE, EASY, FIRST_ONCE = range(7)
 
 # cfg (int64) slots
@@ -204,17 +211,54 @@ def _make(*args):
 @numba.njit(cache=True)
 def _as_tuple(s):
     return (
-        s.cap, s.speed, s.free, s.cfg, s.slowdown,
-        s.submit, s.runtime, s.procs, s.estimate, s.order,
-        s.start, s.end, s.clus,
-        s.anchor, s.rem, s.rem_est, s.rate, s.pend,
-        s.heap, s.hpos, s.qrank, s.at_rank,
-        s.wtree, s.etree, s.rtree, s.res_time, s.res_clus,
-        s.split_off, s.split_len, s.split_site, s.split_procs,
-        s.p_time, s.p_free, s.p_next, s.p_head, s.hole_end,
-        s.uniforms, s.origin, s.net, s.link_cap, s.link_load, s.plan, s.rng,
-        s.memo_f, s.memo_i, s.ctr, s.fctr,
-    )  # fmt: skip
+        s.cap,
+        s.speed,
+        s.free,
+        s.cfg,
+        s.slowdown,
+        s.submit,
+        s.runtime,
+        s.procs,
+        s.estimate,
+        s.order,
+        s.start,
+        s.end,
+        s.clus,
+        s.anchor,
+        s.rem,
+        s.rem_est,
+        s.rate,
+        s.pend,
+        s.heap,
+        s.hpos,
+        s.qrank,
+        s.at_rank,
+        s.wtree,
+        s.etree,
+        s.rtree,
+        s.res_time,
+        s.res_clus,
+        s.split_off,
+        s.split_len,
+        s.split_site,
+        s.split_procs,
+        s.p_time,
+        s.p_free,
+        s.p_next,
+        s.p_head,
+        s.hole_end,
+        s.uniforms,
+        s.origin,
+        s.net,
+        s.link_cap,
+        s.link_load,
+        s.plan,
+        s.rng,
+        s.memo_f,
+        s.memo_i,
+        s.ctr,
+        s.fctr,
+    )
 
 
 def _reader(i: int):
@@ -239,9 +283,24 @@ def _tree_size(n: int) -> int:
     return size
 
 
-def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown, uniforms,
-              conservative: bool, rng_seed: int = 0, origin=None, net=None,
-              link_cap=None, memo: bool = False) -> State:  # fmt: skip
+def new_state(
+    submit,
+    runtime,
+    procs,
+    estimate,
+    cap,
+    speed,
+    qrank,
+    cfg,
+    slowdown,
+    uniforms,
+    conservative: bool,
+    rng_seed: int = 0,
+    origin=None,
+    net=None,
+    link_cap=None,
+    memo: bool = False,
+) -> State:
     """A fresh state at time ``submit.min()``: nothing running, nobody waiting yet.
 
     ``qrank`` is each job's rank in the selection's queue order (a permutation of
@@ -268,32 +327,58 @@ def new_state(submit, runtime, procs, estimate, cap, speed, qrank, cfg, slowdown
     fctr[NOW] = first
     fctr[LAST_T] = first
     values = dict(
-        cap=cap.astype(np.int64), speed=speed.astype(float), free=cap.astype(np.int64).copy(),
-        cfg=np.asarray(cfg, np.int64), slowdown=float(slowdown),
-        submit=submit, runtime=runtime, procs=procs, estimate=estimate, order=order,
-        start=np.full(n, np.nan), end=np.full(n, np.nan), clus=np.full(n, NOT_STARTED, np.int64),
-        anchor=np.zeros(n), rem=np.zeros(n), rem_est=np.zeros(n), rate=np.zeros(n),
+        cap=cap.astype(np.int64),
+        speed=speed.astype(float),
+        free=cap.astype(np.int64).copy(),
+        cfg=np.asarray(cfg, np.int64),
+        slowdown=float(slowdown),
+        submit=submit,
+        runtime=runtime,
+        procs=procs,
+        estimate=estimate,
+        order=order,
+        start=np.full(n, np.nan),
+        end=np.full(n, np.nan),
+        clus=np.full(n, NOT_STARTED, np.int64),
+        anchor=np.zeros(n),
+        rem=np.zeros(n),
+        rem_est=np.zeros(n),
+        rate=np.zeros(n),
         pend=np.full(n, np.nan),
-        heap=np.empty(n, np.int64), hpos=np.full(n, -1, np.int64),
-        qrank=qrank.astype(np.int64), at_rank=at_rank,
-        wtree=np.full(2 * size, np.inf), etree=np.full(2 * size, np.inf),
+        heap=np.empty(n, np.int64),
+        hpos=np.full(n, -1, np.int64),
+        qrank=qrank.astype(np.int64),
+        at_rank=at_rank,
+        wtree=np.full(2 * size, np.inf),
+        etree=np.full(2 * size, np.inf),
         rtree=np.full(2 * size if conservative else 2, np.inf),
-        res_time=np.full(n, np.inf), res_clus=np.full(n, -1, np.int64),
-        split_off=np.full(n, -1, np.int64), split_len=np.zeros(n, np.int64),
-        split_site=np.empty(max(n, 1) + m, np.int64), split_procs=np.empty(max(n, 1) + m, np.int64),
-        p_time=np.zeros(pool), p_free=np.zeros(pool, np.int64), p_next=np.full(pool, -1, np.int64),
-        p_head=np.full(m, -1, np.int64), hole_end=np.full(m, -np.inf),
+        res_time=np.full(n, np.inf),
+        res_clus=np.full(n, -1, np.int64),
+        split_off=np.full(n, -1, np.int64),
+        split_len=np.zeros(n, np.int64),
+        split_site=np.empty(max(n, 1) + m, np.int64),
+        split_procs=np.empty(max(n, 1) + m, np.int64),
+        p_time=np.zeros(pool),
+        p_free=np.zeros(pool, np.int64),
+        p_next=np.full(pool, -1, np.int64),
+        p_head=np.full(m, -1, np.int64),
+        hole_end=np.full(m, -np.inf),
         uniforms=uniforms,
         origin=np.full(n, -1, np.int64) if origin is None else origin,
         net=np.empty(0) if net is None else net,
-        link_cap=np.zeros(m) if link_cap is None else link_cap, link_load=np.zeros(m),
-        plan=np.full(n, -1, np.int64), rng=np.asarray([rng_seed], np.uint64),
+        link_cap=np.zeros(m) if link_cap is None else link_cap,
+        link_load=np.zeros(m),
+        plan=np.full(n, -1, np.int64),
+        rng=np.asarray([rng_seed], np.uint64),
         memo_f=np.zeros((4, max(n, m + 3) + 1 if memo else 1)),
         memo_i=np.zeros((5, max(n, m + 3) + 1 if memo else 1), np.int64),
-        ctr=ctr, fctr=fctr,
-    )  # fmt: skip
-    state = _make(*(
-        float(values[name]) if dtype is float else np.require(values[name], dtype, ["C", "W"])
-        for name, dtype in FIELDS
-    ))  # fmt: skip
+        ctr=ctr,
+        fctr=fctr,
+    )
+    state = _make(
+        *(
+            float(values[name]) if dtype is float else np.require(values[name], dtype, ["C", "W"])
+            for name, dtype in FIELDS
+        )
+    )
     return state

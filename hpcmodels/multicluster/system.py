@@ -73,5 +73,7 @@ def cluster_list(clusters: Iterable[Cluster]) -> list[Cluster]:
 def cluster_arrays(clusters: Iterable[Cluster]) -> tuple[np.ndarray, np.ndarray]:
     """Processor counts (int64) and speeds (float64) of a non-empty cluster list."""
     clusters = cluster_list(clusters)
-    return (np.array([c.procs for c in clusters], np.int64),
-            np.array([c.speed for c in clusters], float))  # fmt: skip
+    return (
+        np.array([c.procs for c in clusters], np.int64),
+        np.array([c.speed for c in clusters], float),
+    )

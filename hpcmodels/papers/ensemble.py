@@ -106,8 +106,10 @@ class Ensemble:
         digits."""
         f = f"{{:.{digits}g}}"
         ci = "" if math.isnan(self.ci) else f" +- {f.format(self.ci)}"
-        return (f"{f.format(self.mean)}{ci} (runs {f.format(self.low)} to "
-                f"{f.format(self.high)}, {self.n} runs)")  # fmt: skip
+        return (
+            f"{f.format(self.mean)}{ci} (runs {f.format(self.low)} to "
+            f"{f.format(self.high)}, {self.n} runs)"
+        )
 
 
 def summarize(values) -> Ensemble:
@@ -160,8 +162,9 @@ def _table(table, name: str = "table") -> np.ndarray:
     return t
 
 
-def statistic_of_k(table, statistic: Callable[[np.ndarray], np.ndarray], k: int = 1, *,
-                   confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
+def statistic_of_k(
+    table, statistic: Callable[[np.ndarray], np.ndarray], k: int = 1, *, confidence: float = 0.95
+) -> tuple[float, float, float]:
     """Central ``confidence`` range and standard deviation of ``statistic`` of our mean
     of ``k`` runs, for a value the paper computes from *several* means (an improvement
     of one method's mean over the best of others'): ``table`` holds one row per
@@ -186,12 +189,15 @@ def _stat(statistic, means: np.ndarray) -> np.ndarray:
     try:
         return np.asarray(statistic(means), float)
     except (TypeError, ValueError):
-        raise InvalidParameter("statistic must map each row of column means to one finite "
-                               "value (it returned something that is not numbers)") from None  # fmt: skip
+        raise InvalidParameter(
+            "statistic must map each row of column means to one finite "
+            "value (it returned something that is not numbers)"
+        ) from None
 
 
-def _statistic_of_k(t: np.ndarray, statistic, k: int,
-                    confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
+def _statistic_of_k(
+    t: np.ndarray, statistic, k: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
     rng = np.random.default_rng(RESAMPLE_SEED)
     means = t[rng.integers(0, t.shape[0], size=(RESAMPLES, k))].mean(axis=1)
     stats = _stat(statistic, means)
@@ -202,8 +208,20 @@ def _statistic_of_k(t: np.ndarray, statistic, k: int,
     return float(lo), float(hi), float(stats.std(ddof=1))
 
 
-def _verdict(item: str, quantity: str, kind: str, p: float, s: Ensemble, lo: float, hi: float,
-             sd_k: float, k: int, other_input: str, note: str, cause: str) -> dict:  # fmt: skip
+def _verdict(
+    item: str,
+    quantity: str,
+    kind: str,
+    p: float,
+    s: Ensemble,
+    lo: float,
+    hi: float,
+    sd_k: float,
+    k: int,
+    other_input: str,
+    note: str,
+    cause: str,
+) -> dict:
     """The module's rule on one printed value ``p`` against our ensemble ``s`` and the
     95 % range ``[lo, hi]`` (standard deviation ``sd_k``) of our value from ``k`` runs."""
 
@@ -227,9 +245,23 @@ def _verdict(item: str, quantity: str, kind: str, p: float, s: Ensemble, lo: flo
             f"the paper's value lies {abs(sigmas):.1f} standard deviations of {runs} from our mean"
         )
         verdict, reason = "differs", _join(away, cause or "cause not identified", where, context)
-    return dict(item=item, quantity=quantity, kind=kind, paper=p, ours=s.mean, diff=s.mean - p,
-                verdict=verdict, reason=reason, mean=s.mean, ci=s.ci, low=s.low, high=s.high,
-                replicates=s.n, range_k=f"{lo:.4g} to {hi:.4g}", sigmas=sigmas)  # fmt: skip
+    return dict(
+        item=item,
+        quantity=quantity,
+        kind=kind,
+        paper=p,
+        ours=s.mean,
+        diff=s.mean - p,
+        verdict=verdict,
+        reason=reason,
+        mean=s.mean,
+        ci=s.ci,
+        low=s.low,
+        high=s.high,
+        replicates=s.n,
+        range_k=f"{lo:.4g} to {hi:.4g}",
+        sigmas=sigmas,
+    )
 
 
 def _printed(paper, kind: str) -> float:
@@ -247,8 +279,18 @@ def _printed(paper, kind: str) -> float:
     return p
 
 
-def ensemble_value(item: str, quantity: str, paper, values, *, kind: str, k: int = 1,
-                   other_input: str = "", note: str = "", cause: str = "") -> dict:  # fmt: skip
+def ensemble_value(
+    item: str,
+    quantity: str,
+    paper,
+    values,
+    *,
+    kind: str,
+    k: int = 1,
+    other_input: str = "",
+    note: str = "",
+    cause: str = "",
+) -> dict:
     """A printed value (the mean of ``k`` runs of the paper) against our replicates, by
     the module's rule. Returns a report row (:func:`hpcmodels.papers.report.compare_value`'s
     columns) plus ``mean``, ``ci``, ``low``, ``high``, ``replicates``, ``range_k`` (our
@@ -263,9 +305,19 @@ def ensemble_value(item: str, quantity: str, paper, values, *, kind: str, k: int
     return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
 
 
-def ensemble_statistic(item: str, quantity: str, paper, table,
-                       statistic: Callable[[np.ndarray], np.ndarray], *, kind: str, k: int = 1,
-                       other_input: str = "", note: str = "", cause: str = "") -> dict:  # fmt: skip
+def ensemble_statistic(
+    item: str,
+    quantity: str,
+    paper,
+    table,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    *,
+    kind: str,
+    k: int = 1,
+    other_input: str = "",
+    note: str = "",
+    cause: str = "",
+) -> dict:
     """A printed value that the paper computes from the means of ``k`` runs of several
     series (``statistic`` of the column means, see :func:`statistic_of_k`) against ours,
     by the module's rule: our value is ``statistic`` of the means over all replicates,
@@ -282,14 +334,29 @@ def ensemble_statistic(item: str, quantity: str, paper, table,
     singles = _stat(statistic, t)
     lo_all, hi_all, _ = _statistic_of_k(t, statistic, t.shape[0])
     n = t.shape[0]
-    s = Ensemble(ours, (hi_all - lo_all) / 2 if n > 1 else float("nan"), float("nan"),
-                 float(singles.min()), float(singles.max()), n)  # fmt: skip
+    s = Ensemble(
+        ours,
+        (hi_all - lo_all) / 2 if n > 1 else float("nan"),
+        float("nan"),
+        float(singles.min()),
+        float(singles.max()),
+        n,
+    )
     lo, hi, sd_k = _statistic_of_k(t, statistic, k)
     return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
 
 
-def paired_claim(item: str, claim: str, a, b, *, a_name: str = "A", b_name: str = "B",
-                 higher_is_better: bool = False, note: str = "") -> dict:  # fmt: skip
+def paired_claim(
+    item: str,
+    claim: str,
+    a,
+    b,
+    *,
+    a_name: str = "A",
+    b_name: str = "B",
+    higher_is_better: bool = False,
+    note: str = "",
+) -> dict:
     """A claim that A beats B, judged on the paired differences ``a - b`` (the same
     replicates, element by element) and their Student-t 95 % interval (module rule)."""
 
@@ -306,18 +373,38 @@ def paired_claim(item: str, claim: str, a, b, *, a_name: str = "A", b_name: str 
     lo, hi = mean - half, mean + half
     better = (lambda v: v > 0) if higher_is_better else (lambda v: v < 0)
     wins = int(np.sum(better(d)))
-    ours = (f"{a_name} - {b_name} = {mean:+.4g} +- {half:.3g} (95 % CI, {d.size} paired runs; "
-            f"{a_name} better in {wins} of {d.size})")  # fmt: skip
+    ours = (
+        f"{a_name} - {b_name} = {mean:+.4g} +- {half:.3g} (95 % CI, {d.size} paired runs; "
+        f"{a_name} better in {wins} of {d.size})"
+    )
     if better(hi) and better(lo):
         verdict, reason = "qualitative", note
     elif lo <= 0 <= hi:
-        verdict, reason = "differs", _join("the paired 95 % CI contains 0: our runs cannot tell "
-                                           f"{a_name} from {b_name}", note)  # fmt: skip
+        verdict, reason = (
+            "differs",
+            _join(
+                f"the paired 95 % CI contains 0: our runs cannot tell {a_name} from {b_name}", note
+            ),
+        )
     else:
         verdict, reason = (
             "differs",
             _join(f"reversed: {b_name} beats {a_name} on the paired runs", note),
         )
-    return dict(item=item, quantity=claim, kind="claim", paper=claim, ours=ours, diff=mean,
-                verdict=verdict, reason=reason, mean=mean, ci=half, low=float(d.min()),
-                high=float(d.max()), replicates=int(d.size), range_k="", sigmas=float("nan"))  # fmt: skip
+    return dict(
+        item=item,
+        quantity=claim,
+        kind="claim",
+        paper=claim,
+        ours=ours,
+        diff=mean,
+        verdict=verdict,
+        reason=reason,
+        mean=mean,
+        ci=half,
+        low=float(d.min()),
+        high=float(d.max()),
+        replicates=int(d.size),
+        range_k="",
+        sigmas=float("nan"),
+    )

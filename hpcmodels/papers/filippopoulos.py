@@ -127,8 +127,9 @@ TRUNCATIONS = (20, 30, 40, 60, 100, 200, 300)
 """The truncation study's Delta values (Delta = 300: 1,085,406 states, a few seconds)."""
 
 
-def truncation_study(figure: str = "Fig. 2", truncations: Sequence[int] = TRUNCATIONS,
-                     progress: bool = True) -> pd.DataFrame:  # fmt: skip
+def truncation_study(
+    figure: str = "Fig. 2", truncations: Sequence[int] = TRUNCATIONS, progress: bool = True
+) -> pd.DataFrame:
     """How the policy in the paper's window changes with Delta: cells agreeing with the
     paper and with the largest Delta, iterations, seconds and the certified bound."""
     experiment, x1, paper = PAPER_TABLES[figure]
@@ -136,9 +137,16 @@ def truncation_study(figure: str = "Fig. 2", truncations: Sequence[int] = TRUNCA
     for d in tqdm(truncations, desc=f"truncation ({figure})", disable=not progress):
         sol = solve(model(d, **experiment))
         tables[d] = sol.policy_table(x1, paper.shape[0], paper.shape[1] - 1).to_numpy()
-        rows.append({"Delta": d, "states": sol.n_states, "iterations": sol.iterations,
-                     "seconds": sol.seconds, "bound": sol.bound,
-                     "agree_with_paper": int((tables[d] == paper).sum())})  # fmt: skip
+        rows.append(
+            {
+                "Delta": d,
+                "states": sol.n_states,
+                "iterations": sol.iterations,
+                "seconds": sol.seconds,
+                "bound": sol.bound,
+                "agree_with_paper": int((tables[d] == paper).sum()),
+            }
+        )
     largest = tables[max(truncations)]
     for row in rows:
         row["agree_with_largest_Delta"] = int((tables[row["Delta"]] == largest).sum())
@@ -153,8 +161,10 @@ def window_stable_from(study: pd.DataFrame) -> int | None:
     (``None`` if only the largest does)."""
     needed = {"Delta", "agree_with_largest_Delta"}
     if not isinstance(study, pd.DataFrame) or not needed <= set(study.columns) or study.empty:
-        raise InvalidParameter("study must be a non-empty truncation_study() frame with columns "
-                               f"{sorted(needed)}, got {type(study).__name__}")  # fmt: skip
+        raise InvalidParameter(
+            "study must be a non-empty truncation_study() frame with columns "
+            f"{sorted(needed)}, got {type(study).__name__}"
+        )
     ordered = study.sort_values("Delta")
     cells = int(ordered["agree_with_largest_Delta"].max())
     same = (ordered["agree_with_largest_Delta"] == cells).to_numpy()
@@ -181,8 +191,9 @@ def reading_study() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def stopping_study(figure: str = "Fig. 2", iterations: Sequence[int] = (300, 600, 1100),
-                   truncation: int = 30) -> pd.DataFrame:  # fmt: skip
+def stopping_study(
+    figure: str = "Fig. 2", iterations: Sequence[int] = (300, 600, 1100), truncation: int = 30
+) -> pd.DataFrame:
     """Value iteration (the paper's successive approximation, from ``J = 0``) stopped
     after each of ``iterations`` steps and run to our stopping rule (last row): the
     certified bound reached (every value within it of the optimum), the states whose
@@ -197,10 +208,17 @@ def stopping_study(figure: str = "Fig. 2", iterations: Sequence[int] = (300, 600
     for cap in (*iterations, None):
         sol = converged if cap is None else value_iteration(mdp, max_iter=cap)
         table = sol.policy_table(x1, paper.shape[0], paper.shape[1] - 1).to_numpy()
-        rows.append({"iterations": sol.iterations, "converged": sol.converged,
-                     "bound": sol.bound, "states": sol.n_states,
-                     "same_policy": int((sol.policy == converged.policy).sum()),
-                     "agree_with_paper": int((table == paper).sum()), "cells": paper.size})  # fmt: skip
+        rows.append(
+            {
+                "iterations": sol.iterations,
+                "converged": sol.converged,
+                "bound": sol.bound,
+                "states": sol.n_states,
+                "same_policy": int((sol.policy == converged.policy).sum()),
+                "agree_with_paper": int((table == paper).sum()),
+                "cells": paper.size,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -228,19 +246,25 @@ def beyond_window(figure: str, truncations: Sequence[int] = (30, 60)) -> pd.Data
         table = sol.policy_table(x1, last, last).loc[first_q1:, first_q2:]
         differ = table.to_numpy() != corner
         q1s, q2s = np.nonzero(differ)
-        rows.append({"Delta": d, "states": table.size, "corner_action": corner,
-                     "ours_corner": int(sol.action((paper.shape[0], paper.shape[1] - 1, 2,
-                                                    x1, 0, 0))),
-                     "agree": int(table.size - differ.sum()),
-                     "min_q1_differing": int(table.index[q1s].min()) if len(q1s) else None,
-                     "min_q2_differing": int(table.columns[q2s].min()) if len(q2s) else None})  # fmt: skip
+        rows.append(
+            {
+                "Delta": d,
+                "states": table.size,
+                "corner_action": corner,
+                "ours_corner": int(sol.action((paper.shape[0], paper.shape[1] - 1, 2, x1, 0, 0))),
+                "agree": int(table.size - differ.sum()),
+                "min_q1_differing": int(table.index[q1s].min()) if len(q1s) else None,
+                "min_q2_differing": int(table.columns[q2s].min()) if len(q2s) else None,
+            }
+        )
     frame = pd.DataFrame(rows)
     frame.attrs["figure"] = figure
     return frame
 
 
-def coallocation_extent(points: Sequence[Mapping], truncation: int = 30,
-                        window: tuple[int, int] = WINDOW) -> pd.DataFrame:  # fmt: skip
+def coallocation_extent(
+    points: Sequence[Mapping], truncation: int = 30, window: tuple[int, int] = WINDOW
+) -> pd.DataFrame:
     """How much the optimal policy co-allocates at each parameter point: the states of
     the window ``q1 <= window[0], q2 <= window[1]`` (head job of two nodes, no 2-node or
     co-allocated job running, as in Figs. 2-4) where it co-allocates, for x1 = 0 and
@@ -252,11 +276,17 @@ def coallocation_extent(points: Sequence[Mapping], truncation: int = 30,
         sol = solve(mdp)
         heuristic = heuristic_actions(mdp)
         q1, q2, g, x1, x2, x11 = mdp.states.T
-        in_window = (q1 >= 1) & (q1 <= window[0]) & (q2 <= window[1]) & (g == 2) & (x2 == 0) & (x11 == 0)  # fmt: skip
-        rows.append({**point,
-                     "optimal_x1_0": int(sol.policy[in_window & (x1 == 0)].sum()),
-                     "optimal_x1_1": int(sol.policy[in_window & (x1 == 1)].sum()),
-                     "heuristic_x1_1": int(heuristic[in_window & (x1 == 1)].sum())})  # fmt: skip
+        in_window = (
+            (q1 >= 1) & (q1 <= window[0]) & (q2 <= window[1]) & (g == 2) & (x2 == 0) & (x11 == 0)
+        )
+        rows.append(
+            {
+                **point,
+                "optimal_x1_0": int(sol.policy[in_window & (x1 == 0)].sum()),
+                "optimal_x1_1": int(sol.policy[in_window & (x1 == 1)].sum()),
+                "heuristic_x1_1": int(heuristic[in_window & (x1 == 1)].sum()),
+            }
+        )
     frame = pd.DataFrame(rows)
     frame["optimal"] = frame["optimal_x1_0"] + frame["optimal_x1_1"]
     return frame
@@ -265,22 +295,46 @@ def coallocation_extent(points: Sequence[Mapping], truncation: int = 30,
 POLICIES = ("optimal", "heuristic", "local")
 
 
-def policy_cost(point: dict, policy: str, *, completions: int, replications: int, seed: int,
-                truncation: int, truncated: bool) -> dict:  # fmt: skip
+def policy_cost(
+    point: dict,
+    policy: str,
+    *,
+    completions: int,
+    replications: int,
+    seed: int,
+    truncation: int,
+    truncated: bool,
+) -> dict:
     """One policy's simulated average cost at one parameter point (``point`` as
     :func:`model` takes it): the mean over ``replications`` independent runs and its 95 %
     half-width. The optimal policy is solved here (a few tens of ms at Delta = 30)."""
     mdp = model(truncation, **point)
     chosen = solve(mdp) if policy == "optimal" else policy
-    runs = simulate_policy(mdp, chosen, completions=completions, replications=replications,
-                           seed=seed, truncated=truncated)  # fmt: skip
+    runs = simulate_policy(
+        mdp,
+        chosen,
+        completions=completions,
+        replications=replications,
+        seed=seed,
+        truncated=truncated,
+    )
     s = summarize_runs(runs)
     return {"average_cost": s["mean"], "ci": s["ci"]}
 
 
-def policy_costs(points: Sequence[dict], label: str, *, completions: int, replications: int,
-                 seed: int = 0, truncation: int = 30, truncated: bool = True,
-                 progress: bool = True, client=None, cache=None) -> pd.DataFrame:  # fmt: skip
+def policy_costs(
+    points: Sequence[dict],
+    label: str,
+    *,
+    completions: int,
+    replications: int,
+    seed: int = 0,
+    truncation: int = 30,
+    truncated: bool = True,
+    progress: bool = True,
+    client=None,
+    cache=None,
+) -> pd.DataFrame:
     """Simulated average cost (mean and 95 % CI) of the optimal, heuristic and local
     policies at each parameter point, one :func:`hpcmodels.sweep.sweep` point
     (:func:`policy_cost`) per parameter point and policy (``client``, ``cache`` as there).
@@ -291,17 +345,36 @@ def policy_costs(points: Sequence[dict], label: str, *, completions: int, replic
     head-of-line blocking costs cluster 1 capacity), and the Delta = 30 policy stops
     co-allocating near q1 = Delta, so its costs diverge there too; the notebook shows
     both."""
-    grid = [dict(point=dict(point), policy=name, completions=completions,
-                 replications=replications, seed=seed, truncation=truncation,
-                 truncated=truncated) for point in points for name in POLICIES]  # fmt: skip
-    runs = raise_failures(sweep(policy_cost, grid, cache=cache, client=client,
-                                progress=progress, desc=label), f"policy_cost ({label})")  # fmt: skip
-    return pd.DataFrame([{**g["point"], "policy": g["policy"], "average_cost": r.average_cost,
-                          "ci": r.ci} for g, r in zip(grid, runs.itertuples(), strict=True)])  # fmt: skip
+    grid = [
+        dict(
+            point=dict(point),
+            policy=name,
+            completions=completions,
+            replications=replications,
+            seed=seed,
+            truncation=truncation,
+            truncated=truncated,
+        )
+        for point in points
+        for name in POLICIES
+    ]
+    runs = raise_failures(
+        sweep(policy_cost, grid, cache=cache, client=client, progress=progress, desc=label),
+        f"policy_cost ({label})",
+    )
+    return pd.DataFrame(
+        [
+            {**g["point"], "policy": g["policy"], "average_cost": r.average_cost, "ci": r.ci}
+            for g, r in zip(grid, runs.itertuples(), strict=True)
+        ]
+    )
 
 
-def coallocation_threshold(rho: float = 0.8, mu3_grid: Sequence[float] = tuple(np.round(np.arange(0.30, 0.71, 0.01), 2)),
-                           truncation: int = 30) -> float:  # fmt: skip
+def coallocation_threshold(
+    rho: float = 0.8,
+    mu3_grid: Sequence[float] = tuple(np.round(np.arange(0.30, 0.71, 0.01), 2)),
+    truncation: int = 30,
+) -> float:
     """Smallest mu3 on the grid at which the optimal policy co-allocates anywhere
     (Fig. 8's threshold theta)."""
     values = None  # each point warm-starts from the previous one (same state space)
@@ -316,9 +389,15 @@ def coallocation_threshold(rho: float = 0.8, mu3_grid: Sequence[float] = tuple(n
 # ------------------------------------------------------------------ rows: Sections 4-5
 
 
-def policy_rows(figure: str, truncation: int = 30, comparison=None, *,
-                readings: pd.DataFrame | None = None, stopping: pd.DataFrame | None = None,
-                study: pd.DataFrame | None = None) -> list[dict]:  # fmt: skip
+def policy_rows(
+    figure: str,
+    truncation: int = 30,
+    comparison=None,
+    *,
+    readings: pd.DataFrame | None = None,
+    stopping: pd.DataFrame | None = None,
+    study: pd.DataFrame | None = None,
+) -> list[dict]:
     """Report row: cells of Fig. 2, 3 or 4 agreeing with the paper (a count: exact only
     when all agree). ``comparison`` is :func:`policy_comparison`'s result, if already
     computed; the studies, when given, add their measurements to the cause:
@@ -332,21 +411,34 @@ def policy_rows(figure: str, truncation: int = 30, comparison=None, *,
     parts = [f"{len(wrong)} cells differ: {where}" + (" ..." if len(wrong) > 12 else "")]
     if stopping is not None:
         capped = stopping[~stopping["converged"]]
-        parts.append("value iteration stopped after " + ", ".join(
-            f"{r.iterations:,}" for r in capped.itertuples()) + " iterations agrees in "
+        parts.append(
+            "value iteration stopped after "
+            + ", ".join(f"{r.iterations:,}" for r in capped.itertuples())
+            + " iterations agrees in "
             + ", ".join(str(r.agree_with_paper) for r in capped.itertuples())
-            + f" cells (converged: {stopping['agree_with_paper'].iloc[-1]})")  # fmt: skip
+            + f" cells (converged: {stopping['agree_with_paper'].iloc[-1]})"
+        )
     if study is not None:
-        parts.append("cells agreeing by Delta: " + ", ".join(f"{r.Delta}: {r.agree_with_paper}"
-                                               for r in study.itertuples()))  # fmt: skip
+        parts.append(
+            "cells agreeing by Delta: "
+            + ", ".join(f"{r.Delta}: {r.agree_with_paper}" for r in study.itertuples())
+        )
     if readings is not None:
         r = readings.set_index("figure").loc[figure]
-        parts.append(f"the post-action reading of the self-transition agrees in "
-                     f"{r['agree (post_action)']}")  # fmt: skip
-    return [compare_value(figure, f"policy cells agreeing with the paper (of {cells}), Delta = "
-                          f"{truncation}", str(cells), float(agree), kind="count",
-                          other_input="" if truncation == 30 else f"Delta = {truncation}",
-                          cause="; ".join(parts))]  # fmt: skip
+        parts.append(
+            f"the post-action reading of the self-transition agrees in {r['agree (post_action)']}"
+        )
+    return [
+        compare_value(
+            figure,
+            f"policy cells agreeing with the paper (of {cells}), Delta = {truncation}",
+            str(cells),
+            float(agree),
+            kind="count",
+            other_input="" if truncation == 30 else f"Delta = {truncation}",
+            cause="; ".join(parts),
+        )
+    ]
 
 
 def _states(truncation: int) -> int:
@@ -358,11 +450,16 @@ def complexity_rows(stopping: pd.DataFrame, truncation: int = 30) -> list[dict]:
     iterations of successive approximation ("approximately 1100"), from a
     :func:`stopping_study` (its last row is our converged run)."""
     other = "" if truncation == 30 else f"Delta = {truncation}"
-    states = compare_value("Sec. 4", "states of the truncated model, 6 (Delta + 1)(2 Delta + 1)",
-                           PAPER_STATES, float(_states(truncation)), kind="count",
-                           other_input=other,
-                           cause=f"our state space at Delta = {truncation}",
-                           note='Sec. 4: "We choose Delta = 30 which yields 11346 states."')  # fmt: skip
+    states = compare_value(
+        "Sec. 4",
+        "states of the truncated model, 6 (Delta + 1)(2 Delta + 1)",
+        PAPER_STATES,
+        float(_states(truncation)),
+        kind="count",
+        other_input=other,
+        cause=f"our state space at Delta = {truncation}",
+        note='Sec. 4: "We choose Delta = 30 which yields 11346 states."',
+    )
     final = stopping.iloc[-1]
     at = stopping[stopping["iterations"] == int(PAPER_ITERATIONS)]
     cause = (
@@ -371,16 +468,24 @@ def complexity_rows(stopping: pd.DataFrame, truncation: int = 30) -> list[dict]:
     )
     if len(at):
         r = at.iloc[0]
-        cause += (f"; stopped after {int(r['iterations']):,} iterations, ours certifies every "
-                  f"value within {r['bound']:.2g} and its policy is the converged one in "
-                  f"{int(r['same_policy']):,} of {int(r['states']):,} states")  # fmt: skip
-    iterations = compare_value("Sec. 4", "successive-approximation iterations to converge, "
-                               "Delta = 30, beta = 0.05 (Fig. 2's parameters, from J = 0)",
-                               PAPER_ITERATIONS, float(final["iterations"]), kind="approximate",
-                               other_input=other, cause=cause,
-                               note='Sec. 4: "the algorithm needed approximately 1100 '
-                               'iterations to converge"; the paper gives neither its initial '
-                               "guess nor its stopping rule")  # fmt: skip
+        cause += (
+            f"; stopped after {int(r['iterations']):,} iterations, ours certifies every "
+            f"value within {r['bound']:.2g} and its policy is the converged one in "
+            f"{int(r['same_policy']):,} of {int(r['states']):,} states"
+        )
+    iterations = compare_value(
+        "Sec. 4",
+        "successive-approximation iterations to converge, "
+        "Delta = 30, beta = 0.05 (Fig. 2's parameters, from J = 0)",
+        PAPER_ITERATIONS,
+        float(final["iterations"]),
+        kind="approximate",
+        other_input=other,
+        cause=cause,
+        note='Sec. 4: "the algorithm needed approximately 1100 '
+        'iterations to converge"; the paper gives neither its initial '
+        "guess nor its stopping rule",
+    )
     return [states, iterations]
 
 
@@ -403,8 +508,10 @@ def beyond_window_rows(frames: Mapping[str, pd.DataFrame]) -> list[dict]:
         def said(row) -> str:
             text = f"Delta = {row.Delta}: {row.agree} of {row.states}"
             if row.agree < row.states:
-                text += (f" (the others at q1 >= {int(row.min_q1_differing)}, "
-                         f"q2 >= {int(row.min_q2_differing)})")  # fmt: skip
+                text += (
+                    f" (the others at q1 >= {int(row.min_q1_differing)}, "
+                    f"q2 >= {int(row.min_q2_differing)})"
+                )
             return text
 
         ours = f"states taking the printed corner action ({corner}): " + "; ".join(
@@ -420,15 +527,25 @@ def beyond_window_rows(frames: Mapping[str, pd.DataFrame]) -> list[dict]:
                     f"Delta = {int(big['Delta'])} all {int(big['states'])} states take action {corner}"
                 )
             else:
-                cause = (f"not the truncation: at Delta = {int(big['Delta'])}, "
-                         f"{int(big['agree'])} of {int(big['states'])}; our corner cell is "
-                         f"{int(r['ours_corner'])} where the paper prints {corner}")  # fmt: skip
+                cause = (
+                    f"not the truncation: at Delta = {int(big['Delta'])}, "
+                    f"{int(big['agree'])} of {int(big['states'])}; our corner cell is "
+                    f"{int(r['ours_corner'])} where the paper prints {corner}"
+                )
         quantity = (
             f"policy past the printed window (q1 >= {first_q1}, q2 >= {first_q2}, "
             "up to 30) is the printed corner's action, Delta = 30"
         )
-        rows.append(compare_claim(figure, quantity, BEYOND_WINDOW[figure],
-                                  bool(r["agree"] == r["states"]), ours, cause=cause))  # fmt: skip
+        rows.append(
+            compare_claim(
+                figure,
+                quantity,
+                BEYOND_WINDOW[figure],
+                bool(r["agree"] == r["states"]),
+                ours,
+                cause=cause,
+            )
+        )
     return rows
 
 
@@ -454,20 +571,30 @@ def policy_claims(truncation: int = 30, larger: int = 60) -> list[dict]:
         if window:
             text += ", in the printed window " + ", ".join(f"(q1={a}, q2={b})" for a, b in window)
         if edge:
-            text += (f"; {len(edge)} outside it, all with max(q1, q2) >= "
-                     f"{min(max(a, b) for a, b in edge)}")  # fmt: skip
+            text += (
+                f"; {len(edge)} outside it, all with max(q1, q2) >= "
+                f"{min(max(a, b) for a, b in edge)}"
+            )
         return text
 
     wrong = rule_cells(truncation)
     holds = not wrong.to_numpy().any()
     cause = "" if holds else where(rule_cells(larger), larger)
     return [
-        claim("Fig. 2", "with both nodes of cluster 1 free (x1 = 0) the optimum never "
-              "co-allocates", x0.to_numpy().sum() == 0,
-              f"{int(x0.to_numpy().sum())} co-allocating cells over q1, q2 <= 30"),
-        claim("Fig. 3", "heavy load, x1 = 0: co-allocate only when q2 = 0 and q1 > 3", holds,
-              where(wrong, truncation), cause=cause),
-    ]  # fmt: skip
+        claim(
+            "Fig. 2",
+            "with both nodes of cluster 1 free (x1 = 0) the optimum never co-allocates",
+            x0.to_numpy().sum() == 0,
+            f"{int(x0.to_numpy().sum())} co-allocating cells over q1, q2 <= 30",
+        ),
+        claim(
+            "Fig. 3",
+            "heavy load, x1 = 0: co-allocate only when q2 = 0 and q1 > 3",
+            holds,
+            where(wrong, truncation),
+            cause=cause,
+        ),
+    ]
 
 
 def _rises(values: pd.Series) -> bool:
@@ -484,24 +611,31 @@ def extent_claims(loads: pd.DataFrame, mu3s: pd.DataFrame, steps: pd.DataFrame) 
     by_load = loads.set_index("rho")["optimal"]
     by_mu3 = mu3s.set_index("mu3")["optimal"]
     step = steps.assign(step=[s for s, _ in EXPERIMENT_STEPS][: len(steps)])
-    path = "; ".join(f"{r.step}: {r.optimal_x1_1} (x1 = 1), {r.optimal_x1_0} (x1 = 0)"
-                     for r in step.itertuples())  # fmt: skip
+    path = "; ".join(
+        f"{r.step}: {r.optimal_x1_1} (x1 = 1), {r.optimal_x1_0} (x1 = 0)" for r in step.itertuples()
+    )
     window = f"co-allocating states of the optimum, q1, q2 <= {WINDOW[0]}"
     return [
-        compare_claim("Sec. 5", "co-allocation is used more as mu3 rises (load 0.8, Fig. 8's mu3)",
-                      "Furthermore, co-allocating parallel jobs is more advantageous as the "
-                      "service rate of co-allocated jobs increases.", _rises(by_mu3),
-                      f"{window}, by mu3: {fmt_series(by_mu3)}",
-                      cause=f"the count does not grow with mu3: {fmt_series(by_mu3)}"),
-        compare_claim("Sec. 5", "co-allocation is used more as the load rises (mu3 = 0.7, "
-                      "p = 0.6, Fig. 5's loads)",
-                      "This indicates that co-allocation under high load conditions becomes "
-                      "more beneficial", _rises(by_load),
-                      f"{window}, by load: {fmt_series(by_load)}",
-                      cause="the paper compares Fig. 2 (load 0.8) with Figs. 3-4 (load 0.9), "
-                      "where mu3 and p change too; from one to the other, one parameter at a "
-                      f"time, co-allocating states: {path}"),
-    ]  # fmt: skip
+        compare_claim(
+            "Sec. 5",
+            "co-allocation is used more as mu3 rises (load 0.8, Fig. 8's mu3)",
+            "Furthermore, co-allocating parallel jobs is more advantageous as the "
+            "service rate of co-allocated jobs increases.",
+            _rises(by_mu3),
+            f"{window}, by mu3: {fmt_series(by_mu3)}",
+            cause=f"the count does not grow with mu3: {fmt_series(by_mu3)}",
+        ),
+        compare_claim(
+            "Sec. 5",
+            "co-allocation is used more as the load rises (mu3 = 0.7, p = 0.6, Fig. 5's loads)",
+            "This indicates that co-allocation under high load conditions becomes more beneficial",
+            _rises(by_load),
+            f"{window}, by load: {fmt_series(by_load)}",
+            cause="the paper compares Fig. 2 (load 0.8) with Figs. 3-4 (load 0.9), "
+            "where mu3 and p change too; from one to the other, one parameter at a "
+            f"time, co-allocating states: {path}",
+        ),
+    ]
 
 
 # ------------------------------------------------------------------ rows: Section 6
@@ -529,35 +663,46 @@ paper scale: :func:`ensemble_rows`), one wording for both."""
 
 
 def _pivot(df: pd.DataFrame, x: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return (df.pivot(index=x, columns="policy", values="average_cost"),
-            df.pivot(index=x, columns="policy", values="ci"))  # fmt: skip
+    return (
+        df.pivot(index=x, columns="policy", values="average_cost"),
+        df.pivot(index=x, columns="policy", values="ci"),
+    )
 
 
 def _close(cost: pd.DataFrame, ci: pd.DataFrame, a: str, b: str) -> pd.Series:
     """Whether policy ``a``'s cost is "close" to policy ``b``'s at each point: the
     project's one meaning of close (:func:`~hpcmodels.papers.report.alike`: within 5 %,
     or the two 95 % confidence intervals overlap)."""
-    return pd.Series({k: alike([cost.at[k, a], cost.at[k, b]], [ci.at[k, a], ci.at[k, b]])
-                      for k in cost.index}, dtype=bool)  # fmt: skip
+    return pd.Series(
+        {k: alike([cost.at[k, a], cost.at[k, b]], [ci.at[k, a], ci.at[k, b]]) for k in cost.index},
+        dtype=bool,
+    )
 
 
 def _gap(cost: pd.DataFrame, ci: pd.DataFrame, where, name: str) -> str:
     """The heuristic's excess over the optimum at the points ``where`` (a measurement)."""
-    return "; ".join(f"{name} = {k:g}: heuristic {cost.at[k, 'heuristic']:.2f} +- "
-                     f"{ci.at[k, 'heuristic']:.2f}, optimal {cost.at[k, 'optimal']:.2f} +- "
-                     f"{ci.at[k, 'optimal']:.2f} "
-                     f"({100 * (cost.at[k, 'heuristic'] / cost.at[k, 'optimal'] - 1):+.1f} %)"
-                     for k in cost.index[where])  # fmt: skip
+    return "; ".join(
+        f"{name} = {k:g}: heuristic {cost.at[k, 'heuristic']:.2f} +- "
+        f"{ci.at[k, 'heuristic']:.2f}, optimal {cost.at[k, 'optimal']:.2f} +- "
+        f"{ci.at[k, 'optimal']:.2f} "
+        f"({100 * (cost.at[k, 'heuristic'] / cost.at[k, 'optimal'] - 1):+.1f} %)"
+        for k in cost.index[where]
+    )
 
 
 _UNEXPLAINED = "beyond 5 % and the 95 % intervals; cause not identified"
-_PAIRED = ("point estimates (the policies' runs at a point share their seeds: common "
-           "random numbers)")  # fmt: skip
+_PAIRED = "point estimates (the policies' runs at a point share their seeds: common random numbers)"
 
 
-def simulation_claims(fig5: pd.DataFrame, fig7: pd.DataFrame, fig8: pd.DataFrame,
-                      fig9: pd.DataFrame, threshold: float, extent_loads: pd.DataFrame,
-                      extent_mu3: pd.DataFrame) -> list[dict]:  # fmt: skip
+def simulation_claims(
+    fig5: pd.DataFrame,
+    fig7: pd.DataFrame,
+    fig8: pd.DataFrame,
+    fig9: pd.DataFrame,
+    threshold: float,
+    extent_loads: pd.DataFrame,
+    extent_mu3: pd.DataFrame,
+) -> list[dict]:
     """Section 6's statements about Figs. 5-9, from :func:`policy_costs` frames, the
     threshold of :func:`coallocation_threshold` and the :func:`coallocation_extent`
     frames over Fig. 5's loads and Fig. 8's mu3."""
@@ -574,36 +719,58 @@ def simulation_claims(fig5: pd.DataFrame, fig7: pd.DataFrame, fig8: pd.DataFrame
     peak = reduction.idxmax()
     extent = extent_loads.set_index("rho")["optimal"]
     return [
-        claim(*SIM_CLAIMS["fig5 close"],
-              close5[moderate].all(), fmt_series(close5),
-              cause=_gap(c5, ci5, moderate & ~close5.to_numpy(), "rho") + f": {_UNEXPLAINED}"),
-        claim(*SIM_CLAIMS["fig5 behind"],
-              behind[c5.index > 0.85].all(), fmt_series((c5["heuristic"] - c5["optimal"]).round(2)),
-              cause="the heuristic is close to optimal at " + ", ".join(
-                  f"{k:g}" for k in c5.index[(c5.index > 0.85) & ~behind.to_numpy()])),
-        claim(*SIM_CLAIMS["fig5 beats local"], beats.all(),
-              fmt_series((c5["local"] - c5["heuristic"]).round(2)),
-              cause="; ".join(f"rho = {k:g}: heuristic {c5.at[k, 'heuristic']:.2f}, local "
-                              f"{c5.at[k, 'local']:.2f}" for k in c5.index[~beats.to_numpy()])
-              + "; cause not identified"),
-        claim(*SIM_CLAIMS["fig6 grows"],
-              bool(np.all(np.diff(reduction.to_numpy()) > 0)), fmt_series(reduction.round(1)),
-              cause=f"the reduction peaks at rho = {peak:g} ({reduction[peak]:.1f} %) and falls "
-              f"to {reduction.iloc[-1]:.1f} % at rho = {reduction.index[-1]:g}; the optimum "
-              f"co-allocates in fewer window states as the load rises ({fmt_series(extent)}; "
-              "Sec. 5 row)"),
-        claim(*SIM_CLAIMS["fig7 close"], close7.all(),
-              fmt_series((c7["heuristic"] - c7["optimal"]).round(2)),
-              cause=_gap(c7, ci7, ~close7.to_numpy(), "rho") + f": {_UNEXPLAINED}"),
+        claim(
+            *SIM_CLAIMS["fig5 close"],
+            close5[moderate].all(),
+            fmt_series(close5),
+            cause=_gap(c5, ci5, moderate & ~close5.to_numpy(), "rho") + f": {_UNEXPLAINED}",
+        ),
+        claim(
+            *SIM_CLAIMS["fig5 behind"],
+            behind[c5.index > 0.85].all(),
+            fmt_series((c5["heuristic"] - c5["optimal"]).round(2)),
+            cause="the heuristic is close to optimal at "
+            + ", ".join(f"{k:g}" for k in c5.index[(c5.index > 0.85) & ~behind.to_numpy()]),
+        ),
+        claim(
+            *SIM_CLAIMS["fig5 beats local"],
+            beats.all(),
+            fmt_series((c5["local"] - c5["heuristic"]).round(2)),
+            cause="; ".join(
+                f"rho = {k:g}: heuristic {c5.at[k, 'heuristic']:.2f}, local {c5.at[k, 'local']:.2f}"
+                for k in c5.index[~beats.to_numpy()]
+            )
+            + "; cause not identified",
+        ),
+        claim(
+            *SIM_CLAIMS["fig6 grows"],
+            bool(np.all(np.diff(reduction.to_numpy()) > 0)),
+            fmt_series(reduction.round(1)),
+            cause=f"the reduction peaks at rho = {peak:g} ({reduction[peak]:.1f} %) and falls "
+            f"to {reduction.iloc[-1]:.1f} % at rho = {reduction.index[-1]:g}; the optimum "
+            f"co-allocates in fewer window states as the load rises ({fmt_series(extent)}; "
+            "Sec. 5 row)",
+        ),
+        claim(
+            *SIM_CLAIMS["fig7 close"],
+            close7.all(),
+            fmt_series((c7["heuristic"] - c7["optimal"]).round(2)),
+            cause=_gap(c7, ci7, ~close7.to_numpy(), "rho") + f": {_UNEXPLAINED}",
+        ),
         *fig8_claims(fig8, threshold, extent_mu3),
-        claim(*SIM_CLAIMS["fig9 close"], close9.all(),
-              fmt_series((c9["heuristic"] - c9["optimal"]).round(2)),
-              cause=_gap(c9, ci9, ~close9.to_numpy(), "p") + f": {_UNEXPLAINED}"),
-        claim(*SIM_CLAIMS["fig9 balanced"],
-              c9["optimal"].idxmax() not in (min(c9.index), max(c9.index)),
-              fmt_series(c9["optimal"].round(2)),
-              cause=f"the optimal cost is highest at p = {c9['optimal'].idxmax():g}"),
-    ]  # fmt: skip
+        claim(
+            *SIM_CLAIMS["fig9 close"],
+            close9.all(),
+            fmt_series((c9["heuristic"] - c9["optimal"]).round(2)),
+            cause=_gap(c9, ci9, ~close9.to_numpy(), "p") + f": {_UNEXPLAINED}",
+        ),
+        claim(
+            *SIM_CLAIMS["fig9 balanced"],
+            c9["optimal"].idxmax() not in (min(c9.index), max(c9.index)),
+            fmt_series(c9["optimal"].round(2)),
+            cause=f"the optimal cost is highest at p = {c9['optimal'].idxmax():g}",
+        ),
+    ]
 
 
 def fig8_claims(fig8: pd.DataFrame, threshold: float, extent: pd.DataFrame) -> list[dict]:
@@ -621,38 +788,70 @@ def fig8_claims(fig8: pd.DataFrame, threshold: float, extent: pd.DataFrame) -> l
     better = c8["heuristic"] < c8["local"]
     worse_than_local = pays & ~better.to_numpy()
     fails_low = (not close8[lowest]) and c8.at[lowest, "heuristic"] > c8.at[lowest, "local"]
-    heuristic_states = "; ".join(f"{k:g}: {ext.at[k, 'heuristic_x1_1']} vs "
-                                 f"{ext.at[k, 'optimal_x1_1']}" for k in ext.index)  # fmt: skip
+    heuristic_states = "; ".join(
+        f"{k:g}: {ext.at[k, 'heuristic_x1_1']} vs {ext.at[k, 'optimal_x1_1']}" for k in ext.index
+    )
     return [
-        claim("Fig. 8", "co-allocation never pays for mu3 <= 0.4 (optimal = local)",
-              threshold > 0.4, f"the optimal policy first co-allocates at mu3 = {threshold:g}",
-              cause=f"the Delta = 30 optimum co-allocates already at mu3 = {threshold:g}"),
-        compare_value("Fig. 8", "threshold theta on mu3 below which optimal = local", PAPER_THETA,
-                      threshold, kind="approximate",
-                      note="smallest mu3 (grid step 0.01) at which the Delta = 30 optimum "
-                      "co-allocates in any state",
-                      cause="the paper's theta is read on Fig. 8's points (step 0.1): "
-                      + ("ours lies in the same bracket, optimal = local at 0.4 and not at 0.5"
-                         if bracket else f"ours ({threshold:g}) is outside (0.4, 0.5]")),
-        compare_claim(*SIM_CLAIMS["fig8 beneficial"], FIG8_QUOTES["beneficial"], beneficial,
-              "optimal - local: " + fmt_series((c8["optimal"] - c8["local"]).round(2)),
-              cause=f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local: "
-              + fmt_series((c8["optimal"] - c8["local"]).round(2)), note=_PAIRED),
-        compare_claim(*SIM_CLAIMS["fig8 very well"], FIG8_QUOTES["very well"],
-              bool(better[c8.index >= 0.5].all()),
-              "local - heuristic: " + fmt_series((c8["local"] - c8["heuristic"]).round(2)),
-              cause="; ".join(f"mu3 = {k:g}: heuristic {c8.at[k, 'heuristic']:.2f}, local "
-                              f"{c8.at[k, 'local']:.2f}" for k in c8.index[worse_than_local])
-              + "; the heuristic's rule ignores mu3: co-allocating window states (x1 = 1), "
-              f"heuristic vs optimum, by mu3: {heuristic_states}", note=_PAIRED),
-        claim(*SIM_CLAIMS["fig8 close"], close8[high].all(), fmt_series((c8["heuristic"] - c8["optimal"]).round(2)),
-              cause=_gap(c8, ci8, high & ~close8.to_numpy(), "mu3") + f": {_UNEXPLAINED}"),
-        compare_claim(*SIM_CLAIMS["fig8 fails"], FIG8_QUOTES["fails"], bool(fails_low),
-              f"mu3 = {lowest:g}: heuristic {c8.at[lowest, 'heuristic']:.2f} +- "
-              f"{ci8.at[lowest, 'heuristic']:.2f}, local {c8.at[lowest, 'local']:.2f} +- "
-              f"{ci8.at[lowest, 'local']:.2f}",
-              cause="the heuristic's cost is close to (or below) the local policy's there"),
-    ]  # fmt: skip
+        claim(
+            "Fig. 8",
+            "co-allocation never pays for mu3 <= 0.4 (optimal = local)",
+            threshold > 0.4,
+            f"the optimal policy first co-allocates at mu3 = {threshold:g}",
+            cause=f"the Delta = 30 optimum co-allocates already at mu3 = {threshold:g}",
+        ),
+        compare_value(
+            "Fig. 8",
+            "threshold theta on mu3 below which optimal = local",
+            PAPER_THETA,
+            threshold,
+            kind="approximate",
+            note="smallest mu3 (grid step 0.01) at which the Delta = 30 optimum "
+            "co-allocates in any state",
+            cause="the paper's theta is read on Fig. 8's points (step 0.1): "
+            + (
+                "ours lies in the same bracket, optimal = local at 0.4 and not at 0.5"
+                if bracket
+                else f"ours ({threshold:g}) is outside (0.4, 0.5]"
+            ),
+        ),
+        compare_claim(
+            *SIM_CLAIMS["fig8 beneficial"],
+            FIG8_QUOTES["beneficial"],
+            beneficial,
+            "optimal - local: " + fmt_series((c8["optimal"] - c8["local"]).round(2)),
+            cause=f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local: "
+            + fmt_series((c8["optimal"] - c8["local"]).round(2)),
+            note=_PAIRED,
+        ),
+        compare_claim(
+            *SIM_CLAIMS["fig8 very well"],
+            FIG8_QUOTES["very well"],
+            bool(better[c8.index >= 0.5].all()),
+            "local - heuristic: " + fmt_series((c8["local"] - c8["heuristic"]).round(2)),
+            cause="; ".join(
+                f"mu3 = {k:g}: heuristic {c8.at[k, 'heuristic']:.2f}, local {c8.at[k, 'local']:.2f}"
+                for k in c8.index[worse_than_local]
+            )
+            + "; the heuristic's rule ignores mu3: co-allocating window states (x1 = 1), "
+            f"heuristic vs optimum, by mu3: {heuristic_states}",
+            note=_PAIRED,
+        ),
+        claim(
+            *SIM_CLAIMS["fig8 close"],
+            close8[high].all(),
+            fmt_series((c8["heuristic"] - c8["optimal"]).round(2)),
+            cause=_gap(c8, ci8, high & ~close8.to_numpy(), "mu3") + f": {_UNEXPLAINED}",
+        ),
+        compare_claim(
+            *SIM_CLAIMS["fig8 fails"],
+            FIG8_QUOTES["fails"],
+            bool(fails_low),
+            f"mu3 = {lowest:g}: heuristic {c8.at[lowest, 'heuristic']:.2f} +- "
+            f"{ci8.at[lowest, 'heuristic']:.2f}, local {c8.at[lowest, 'local']:.2f} +- "
+            f"{ci8.at[lowest, 'local']:.2f}",
+            cause="the heuristic's cost is close to (or below) the local policy's there",
+        ),
+    ]
 
 
 # ------------------------------------------------------------------ paper-scale ensembles
@@ -682,17 +881,26 @@ def ensemble_key(figure: str, policy: str, x: str, value: float) -> str:
     return f"{figure} | {policy} average cost at {x} = {value:g}"
 
 
-def ensemble_points(replicates: int = ENSEMBLE_REPLICATES,
-                    completions: int = ENSEMBLE_COMPLETIONS) -> list[dict]:  # fmt: skip
+def ensemble_points(
+    replicates: int = ENSEMBLE_REPLICATES, completions: int = ENSEMBLE_COMPLETIONS
+) -> list[dict]:
     """Figs. 5 and 7-9 at the paper's scale (Section 6): every point of
     :data:`SIM_FIGURES`, ``replicates`` single runs of ``completions`` job completions
     each (the paper: 60 replications of 2,000,000), the truncated chain at Delta = 30 as
     in the notebook. One point is one replicate of all three policies: the same random
     numbers for each (common random numbers), so they are compared run by run."""
-    return [{"figure": figure, **_full(point), "completions": int(completions),
-             "truncation": 30, "replicate": r}
-            for r in range(replicates) for figure, (_, points) in SIM_FIGURES.items()
-            for point in points]  # fmt: skip
+    return [
+        {
+            "figure": figure,
+            **_full(point),
+            "completions": int(completions),
+            "truncation": 30,
+            "replicate": r,
+        }
+        for r in range(replicates)
+        for figure, (_, points) in SIM_FIGURES.items()
+        for point in points
+    ]
 
 
 _SOLVED: dict[tuple, object] = {}
@@ -706,8 +914,17 @@ def _optimal(mdp: CoallocationMDP, key: tuple):
     return _SOLVED[key]
 
 
-def ensemble_point(figure: str, rho: float, mu3: float, p: float, c1: float, c2: float,
-                   completions: int, truncation: int, replicate: int) -> dict[str, float]:  # fmt: skip
+def ensemble_point(
+    figure: str,
+    rho: float,
+    mu3: float,
+    p: float,
+    c1: float,
+    c2: float,
+    completions: int,
+    truncation: int,
+    replicate: int,
+) -> dict[str, float]:
     """One replicate at one point of ``figure``: the average cost of the optimal,
     heuristic and local policies in one run each (warm-up 5 %), all three on random
     stream ``replicate`` of ``SeedSequence(ENSEMBLE_SEED)``: ``{item key: cost}``."""
@@ -720,8 +937,15 @@ def ensemble_point(figure: str, rho: float, mu3: float, p: float, c1: float, c2:
     solved = _optimal(mdp, (int(truncation), *params.values()))
     for policy in POLICIES:
         chosen = solved if policy == "optimal" else policy
-        runs = simulate_policy(mdp, chosen, completions=int(completions), replications=1,
-                               seed=ENSEMBLE_SEED, truncated=True, first=int(replicate))  # fmt: skip
+        runs = simulate_policy(
+            mdp,
+            chosen,
+            completions=int(completions),
+            replications=1,
+            seed=ENSEMBLE_SEED,
+            truncated=True,
+            first=int(replicate),
+        )
         out[ensemble_key(figure, policy, x, params[x])] = float(runs["average_cost"].iloc[0])
     return out
 
@@ -757,8 +981,19 @@ def ensemble_costs(store: pd.DataFrame) -> pd.DataFrame:
     for figure, (x, _) in SIM_FIGURES.items():
         for (k, policy), costs in ensemble_runs(store, figure).items():
             s = summarize(costs)
-            rows.append({"figure": figure, "x": x, x: k, "policy": policy, "average_cost": s.mean,
-                         "ci": s.ci, "low": s.low, "high": s.high, "replicates": s.n})  # fmt: skip
+            rows.append(
+                {
+                    "figure": figure,
+                    "x": x,
+                    x: k,
+                    "policy": policy,
+                    "average_cost": s.mean,
+                    "ci": s.ci,
+                    "low": s.low,
+                    "high": s.high,
+                    "replicates": s.n,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -789,8 +1024,11 @@ def _cells_cause(cells: dict, why: str = "cause not identified") -> str:
     if cells["reversed"]:
         parts.append("reversed on the paired runs at " + "; ".join(cells["reversed"]) + f": {why}")
     if cells["unresolved"]:
-        parts.append("the paired 95 % CI contains 0 at " + "; ".join(cells["unresolved"])
-                     + f": {cells['n']} runs cannot tell them apart")  # fmt: skip
+        parts.append(
+            "the paired 95 % CI contains 0 at "
+            + "; ".join(cells["unresolved"])
+            + f": {cells['n']} runs cannot tell them apart"
+        )
     return "; ".join(parts)
 
 
@@ -798,12 +1036,21 @@ def _holds(cells: dict) -> bool:
     return not cells["reversed"] and not cells["unresolved"]
 
 
-def _row(key: str, holds: bool, ours: str, *, cause: str = "", paper: str = "",
-         replicates: int = 0, note: str = "") -> dict:  # fmt: skip
+def _row(
+    key: str,
+    holds: bool,
+    ours: str,
+    *,
+    cause: str = "",
+    paper: str = "",
+    replicates: int = 0,
+    note: str = "",
+) -> dict:
     """A paper-scale claim row under :data:`SIM_CLAIMS`'s item and quantity."""
     item, quantity = SIM_CLAIMS[key]
-    row = compare_claim(item, quantity, paper or quantity, bool(holds), ours, cause=cause,
-                        note=note)  # fmt: skip
+    row = compare_claim(
+        item, quantity, paper or quantity, bool(holds), ours, cause=cause, note=note
+    )
     row["replicates"] = replicates
     return row
 
@@ -818,8 +1065,10 @@ def _close_at(runs: dict, ks, a: str = "heuristic", b: str = "optimal") -> tuple
     for k in ks:
         sa, sb, d = summarize(runs[k, a]), summarize(runs[k, b]), summarize(runs[k, a] - runs[k, b])
         close[k] = alike([sa.mean, sb.mean], [sa.ci, sb.ci])
-        parts.append(f"{k:g}: {d.mean:+.3g} ± {d.ci:.2g} ({100 * d.mean / sb.mean:+.1f} %"
-                     f"{'' if close[k] else ', not close'})")  # fmt: skip
+        parts.append(
+            f"{k:g}: {d.mean:+.3g} ± {d.ci:.2g} ({100 * d.mean / sb.mean:+.1f} %"
+            f"{'' if close[k] else ', not close'})"
+        )
     return close, f"{a} - {b} on the paired runs: " + "; ".join(parts)
 
 
@@ -846,98 +1095,193 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     # Fig. 5: close at moderate load, behind above 0.85, better than local everywhere
     moderate = [k for k in LOADS if k <= 0.8]
     close5, gap5 = _close_at(r5, LOADS)
-    rows.append(_row("fig5 close", all(close5[k] for k in moderate), gap5,
-                     cause=_far(close5, moderate), replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig5 close",
+            all(close5[k] for k in moderate),
+            gap5,
+            cause=_far(close5, moderate),
+            replicates=n,
+            note=runs,
+        )
+    )
     high = [k for k in LOADS if k > 0.85]
     behind = _paired_cells([(f"rho = {k:g}", r5[k, "optimal"], r5[k, "heuristic"]) for k in high])
     near = [f"the heuristic is close to optimal at rho = {k:g}" for k in high if close5[k]]
     cause = "; ".join(filter(None, [_cells_cause(behind), *near]))
-    rows.append(_row("fig5 behind", _holds(behind) and not any(close5[k] for k in high),
-                     "optimal - heuristic, paired: " + "; ".join(behind["all"]), cause=cause,
-                     replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig5 behind",
+            _holds(behind) and not any(close5[k] for k in high),
+            "optimal - heuristic, paired: " + "; ".join(behind["all"]),
+            cause=cause,
+            replicates=n,
+            note=runs,
+        )
+    )
     beats = _paired_cells([(f"rho = {k:g}", r5[k, "heuristic"], r5[k, "local"]) for k in LOADS])
-    rows.append(_row("fig5 beats local", _holds(beats),
-                     "heuristic - local, paired: " + "; ".join(beats["all"]),
-                     cause=_cells_cause(beats), replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig5 beats local",
+            _holds(beats),
+            "heuristic - local, paired: " + "; ".join(beats["all"]),
+            cause=_cells_cause(beats),
+            replicates=n,
+            note=runs,
+        )
+    )
 
     # Fig. 6: the reduction of optimal over local, per replicate, load after load
     red = {k: 100 * (1 - r5[k, "optimal"] / r5[k, "local"]) for k in LOADS}
-    steps = _paired_cells([(f"{a:g} -> {b:g}", red[b], red[a])
-                           for a, b in zip(LOADS, LOADS[1:], strict=False)],
-                          higher_is_better=True)  # fmt: skip
-    per_load = "; ".join(f"{k:g}: {summarize(v).mean:.1f} ± {summarize(v).ci:.1f}"
-                         for k, v in red.items())  # fmt: skip
+    steps = _paired_cells(
+        [(f"{a:g} -> {b:g}", red[b], red[a]) for a, b in zip(LOADS, LOADS[1:], strict=False)],
+        higher_is_better=True,
+    )
+    per_load = "; ".join(
+        f"{k:g}: {summarize(v).mean:.1f} ± {summarize(v).ci:.1f}" for k, v in red.items()
+    )
     truncation = int(store["truncation"].iloc[0])
     extent = coallocation_extent([{"rho": k} for k in LOADS], truncation).set_index("rho")
-    rows.append(_row("fig6 grows", _holds(steps),
-                     f"% reduction 100 (1 - optimal/local) per run, by load: {per_load}; its "
-                     "change from load to load, paired: " + "; ".join(steps["all"]),
-                     cause=_cells_cause(steps, "the optimum co-allocates in fewer window states "
-                                        "as the load rises (" + fmt_series(extent["optimal"])
-                                        + "; Sec. 5 row)"),
-                     replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig6 grows",
+            _holds(steps),
+            f"% reduction 100 (1 - optimal/local) per run, by load: {per_load}; its "
+            "change from load to load, paired: " + "; ".join(steps["all"]),
+            cause=_cells_cause(
+                steps,
+                "the optimum co-allocates in fewer window states "
+                "as the load rises (" + fmt_series(extent["optimal"]) + "; Sec. 5 row)",
+            ),
+            replicates=n,
+            note=runs,
+        )
+    )
 
     # Fig. 7: equal costs
     r7 = ensemble_runs(store, "Fig. 7")
     close7, gap7 = _close_at(r7, EQUAL_COST_LOADS)
-    rows.append(_row("fig7 close", all(close7.values()), gap7,
-                     cause=_far(close7, EQUAL_COST_LOADS), replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig7 close",
+            all(close7.values()),
+            gap7,
+            cause=_far(close7, EQUAL_COST_LOADS),
+            replicates=n,
+            note=runs,
+        )
+    )
 
     # Fig. 8: mu3 at load 0.8
     r8 = ensemble_runs(store, "Fig. 8")
     threshold = coallocation_threshold(0.8, truncation=truncation)
     ext8 = coallocation_extent([{"rho": 0.8, "mu3": k} for k in MU3S], truncation).set_index("mu3")
-    states = "; ".join(f"{k:g}: {ext8.at[k, 'heuristic_x1_1']} vs {ext8.at[k, 'optimal_x1_1']}"
-                       for k in ext8.index)  # fmt: skip
+    states = "; ".join(
+        f"{k:g}: {ext8.at[k, 'heuristic_x1_1']} vs {ext8.at[k, 'optimal_x1_1']}" for k in ext8.index
+    )
     pays = [k for k in MU3S if k > 0.4]
     opt = _paired_cells([(f"mu3 = {k:g}", r8[k, "optimal"], r8[k, "local"]) for k in pays])
-    rows.append(_row("fig8 beneficial", threshold <= 0.5 and _holds(opt),
-                     f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local, "
-                     "paired: " + "; ".join(opt["all"]), paper=FIG8_QUOTES["beneficial"],
-                     cause=_cells_cause(opt) or f"the optimum first co-allocates at mu3 = "
-                     f"{threshold:g}", replicates=n, note=runs))  # fmt: skip
-    well = _paired_cells([(f"mu3 = {k:g}", r8[k, "heuristic"], r8[k, "local"])
-                          for k in MU3S if k >= 0.5])  # fmt: skip
-    rows.append(_row("fig8 very well", _holds(well),
-                     "heuristic - local, paired: " + "; ".join(well["all"]),
-                     paper=FIG8_QUOTES["very well"],
-                     cause=_cells_cause(well, "the heuristic's rule p c1 q1 > c2 q2 ignores "
-                                        "mu3: co-allocating window states (x1 = 1), heuristic "
-                                        f"vs optimum, by mu3: {states}"),
-                     replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig8 beneficial",
+            threshold <= 0.5 and _holds(opt),
+            f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local, "
+            "paired: " + "; ".join(opt["all"]),
+            paper=FIG8_QUOTES["beneficial"],
+            cause=_cells_cause(opt) or f"the optimum first co-allocates at mu3 = {threshold:g}",
+            replicates=n,
+            note=runs,
+        )
+    )
+    well = _paired_cells(
+        [(f"mu3 = {k:g}", r8[k, "heuristic"], r8[k, "local"]) for k in MU3S if k >= 0.5]
+    )
+    rows.append(
+        _row(
+            "fig8 very well",
+            _holds(well),
+            "heuristic - local, paired: " + "; ".join(well["all"]),
+            paper=FIG8_QUOTES["very well"],
+            cause=_cells_cause(
+                well,
+                "the heuristic's rule p c1 q1 > c2 q2 ignores "
+                "mu3: co-allocating window states (x1 = 1), heuristic "
+                f"vs optimum, by mu3: {states}",
+            ),
+            replicates=n,
+            note=runs,
+        )
+    )
     upper = [k for k in MU3S if k >= 0.6]
     close8, gap8 = _close_at(r8, MU3S)
-    rows.append(_row("fig8 close", all(close8[k] for k in upper), gap8,
-                     cause=_far(close8, upper), replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig8 close",
+            all(close8[k] for k in upper),
+            gap8,
+            cause=_far(close8, upper),
+            replicates=n,
+            note=runs,
+        )
+    )
     low = min(MU3S)
     fails = _paired_cells([(f"mu3 = {low:g}", r8[low, "local"], r8[low, "heuristic"])])
     _, gap_low = _close_at(r8, [low])
-    rows.append(_row("fig8 fails", _holds(fails) and not close8[low],
-                     "local - heuristic, paired: " + "; ".join(fails["all"]) + f"; {gap_low}",
-                     paper=FIG8_QUOTES["fails"],
-                     cause=_cells_cause(fails) or "the heuristic is close to the optimum there",
-                     replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig8 fails",
+            _holds(fails) and not close8[low],
+            "local - heuristic, paired: " + "; ".join(fails["all"]) + f"; {gap_low}",
+            paper=FIG8_QUOTES["fails"],
+            cause=_cells_cause(fails) or "the heuristic is close to the optimum there",
+            replicates=n,
+            note=runs,
+        )
+    )
 
     # Fig. 9: p at load 0.8
     r9 = ensemble_runs(store, "Fig. 9")
     close9, gap9 = _close_at(r9, PS)
-    rows.append(_row("fig9 close", all(close9.values()), gap9, cause=_far(close9, PS),
-                     replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig9 close",
+            all(close9.values()),
+            gap9,
+            cause=_far(close9, PS),
+            replicates=n,
+            note=runs,
+        )
+    )
     means = {k: float(np.mean(r9[k, "optimal"])) for k in PS}
     top = max(means, key=means.get)
     ends = [k for k in (min(PS), max(PS)) if k != top]
-    above = _paired_cells([(f"p = {top:g} vs {k:g}", r9[top, "optimal"], r9[k, "optimal"])
-                           for k in ends], higher_is_better=True)  # fmt: skip
+    above = _paired_cells(
+        [(f"p = {top:g} vs {k:g}", r9[top, "optimal"], r9[k, "optimal"]) for k in ends],
+        higher_is_better=True,
+    )
     interior = top not in (min(PS), max(PS))
-    rows.append(_row("fig9 balanced", interior and _holds(above),
-                     "optimal cost by p: " + "; ".join(
-                         f"{k:g}: {summarize(r9[k, 'optimal']).mean:.2f} ± "
-                         f"{summarize(r9[k, 'optimal']).ci:.2g}" for k in PS)
-                     + (f"; highest at p = {top:g}, above the ends, paired: "
-                        + "; ".join(above["all"]) if interior else ""),
-                     cause=_cells_cause(above) if interior
-                     else f"the optimal cost is highest at p = {top:g}, an end of the range",
-                     replicates=n, note=runs))  # fmt: skip
+    rows.append(
+        _row(
+            "fig9 balanced",
+            interior and _holds(above),
+            "optimal cost by p: "
+            + "; ".join(
+                f"{k:g}: {summarize(r9[k, 'optimal']).mean:.2f} ± "
+                f"{summarize(r9[k, 'optimal']).ci:.2g}"
+                for k in PS
+            )
+            + (
+                f"; highest at p = {top:g}, above the ends, paired: " + "; ".join(above["all"])
+                if interior
+                else ""
+            ),
+            cause=_cells_cause(above)
+            if interior
+            else f"the optimal cost is highest at p = {top:g}, an end of the range",
+            replicates=n,
+            note=runs,
+        )
+    )
     return rows
 
 
@@ -956,9 +1300,11 @@ def exact_check(costs: pd.DataFrame, truncation: int = 30) -> pd.DataFrame:
             if key not in exact:
                 mdp = model(truncation, **params)
                 heuristic = heuristic_actions(mdp)
-                exact[key] = {"optimal": mdp.average_cost(_optimal(mdp, (truncation, *key)).policy),
-                              "heuristic": mdp.average_cost(heuristic),
-                              "local": mdp.average_cost(np.zeros_like(heuristic))}  # fmt: skip
+                exact[key] = {
+                    "optimal": mdp.average_cost(_optimal(mdp, (truncation, *key)).policy),
+                    "heuristic": mdp.average_cost(heuristic),
+                    "local": mdp.average_cost(np.zeros_like(heuristic)),
+                }
             exact[figure, params[x]] = exact[key]
     out = costs.copy()
     out["exact"] = [exact[r.figure, getattr(r, r.x)][r.policy] for r in out.itertuples()]

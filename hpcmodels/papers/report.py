@@ -152,8 +152,11 @@ def alike(values, cis=None) -> bool:
     if cis is None:
         return False
     c = [float(v) for v in cis]
-    return all(abs(a - b) <= ca + cb for a, ca in zip(x, c, strict=True)
-               for b, cb in zip(x, c, strict=True))  # fmt: skip
+    return all(
+        abs(a - b) <= ca + cb
+        for a, ca in zip(x, c, strict=True)
+        for b, cb in zip(x, c, strict=True)
+    )
 
 
 def _decimals(printed: str) -> int:
@@ -205,23 +208,41 @@ def compare_value(
         verdict, reason = "within tolerance", _join(f"|diff| <= {tol:.3g} ({bound})", context)
     else:
         verdict, reason = "differs", _join(cause or "no reason recorded", context)
-    return dict(item=item, quantity=quantity, kind=kind, paper=p, ours=ours, diff=diff,
-                verdict=verdict, reason=reason)  # fmt: skip
+    return dict(
+        item=item,
+        quantity=quantity,
+        kind=kind,
+        paper=p,
+        ours=ours,
+        diff=diff,
+        verdict=verdict,
+        reason=reason,
+    )
 
 
 def not_run(item: str, quantity: str, paper, missing: str, *, kind: str = "") -> dict:
     """An item that could not be computed here, naming what is missing."""
-    return dict(item=item, quantity=quantity, kind=kind, paper=paper, ours=None, diff=None,
-                verdict="not run", reason=missing)  # fmt: skip
+    return dict(
+        item=item,
+        quantity=quantity,
+        kind=kind,
+        paper=paper,
+        ours=None,
+        diff=None,
+        verdict="not run",
+        reason=missing,
+    )
 
 
 def log_missing(err: Exception) -> str:
     """A missing workload log (a :class:`~hpcmodels.errors.LogNotAvailable`) as one
     sentence for a report row or a notebook: which log and how to get it, without this
     machine's folders (stored notebook outputs must read the same on every machine)."""
-    return (f"log missing: {str(err).split(';')[0]}; download it from the Parallel Workloads "
-            "Archive (hpcmodels.workloads.catalogue() gives its address) into the folder "
-            "HPCMODELS_DATA names")  # fmt: skip
+    return (
+        f"log missing: {str(err).split(';')[0]}; download it from the Parallel Workloads "
+        "Archive (hpcmodels.workloads.catalogue() gives its address) into the folder "
+        "HPCMODELS_DATA names"
+    )
 
 
 def missing_frame(reason: str) -> pd.DataFrame:
@@ -254,9 +275,15 @@ def missing_of(*inputs) -> str | None:
 
 
 def compare_claim(
-    item: str, quantity: str, claim: str, holds: bool, ours: str, *, cause: str = "",
+    item: str,
+    quantity: str,
+    claim: str,
+    holds: bool,
+    ours: str,
+    *,
+    cause: str = "",
     note: str = "",
-) -> dict:  # fmt: skip
+) -> dict:
     """A qualitative statement of the paper (an ordering, a trend) checked on ours:
     ``qualitative`` when it holds, else ``differs`` with ``cause`` (a measured statement;
     ``ours`` should carry the numbers)."""
@@ -264,8 +291,16 @@ def compare_claim(
         verdict, reason = "qualitative", note
     else:
         verdict, reason = "differs", _join(cause or "the claim does not hold in ours", note)
-    return dict(item=item, quantity=quantity, kind="claim", paper=claim, ours=ours, diff=None,
-                verdict=verdict, reason=reason)  # fmt: skip
+    return dict(
+        item=item,
+        quantity=quantity,
+        kind="claim",
+        paper=claim,
+        ours=ours,
+        diff=None,
+        verdict=verdict,
+        reason=reason,
+    )
 
 
 def claim(item: str, text: str, holds, ours: str, *, cause: str = "", note: str = "") -> dict:
@@ -276,8 +311,7 @@ def claim(item: str, text: str, holds, ours: str, *, cause: str = "", note: str 
 def fmt_series(values: Mapping | pd.Series, sep: str = ", ") -> str:
     """``key: value`` pairs in one line, numeric keys as ``:g`` (a claim's ``ours``)."""
     items = values.items()
-    return sep.join(f"{k:g}: {v}" if isinstance(k, int | float) else f"{k}: {v}"
-                    for k, v in items)  # fmt: skip
+    return sep.join(f"{k:g}: {v}" if isinstance(k, int | float) else f"{k}: {v}" for k, v in items)
 
 
 @dataclass
@@ -344,13 +378,21 @@ def _provenance_lines(info: dict) -> list[str]:
     workload logs read, each with its file and SHA-256."""
     lines = []
     if "notebook" in info:
-        lines.append(f"Run: `{info['notebook']}` with parameters {info.get('parameters')}, "
-                     f"commit {info.get('commit')}, data folder `{info.get('data') or '-'}`, "
-                     f"{info.get('date')}.")  # fmt: skip
+        lines.append(
+            f"Run: `{info['notebook']}` with parameters {info.get('parameters')}, "
+            f"commit {info.get('commit')}, data folder `{info.get('data') or '-'}`, "
+            f"{info.get('date')}."
+        )
     if "logs" in info:
-        logs = [f"`{e['log']}` (file `{e['file']}`, sha256 `{e['sha256'][:12]}…`, "
-                + ("pinned checksum checked)" if e["pinned"] else "not checked against a pinned checksum)")
-                for e in info["logs"]]  # fmt: skip
+        logs = [
+            f"`{e['log']}` (file `{e['file']}`, sha256 `{e['sha256'][:12]}…`, "
+            + (
+                "pinned checksum checked)"
+                if e["pinned"]
+                else "not checked against a pinned checksum)"
+            )
+            for e in info["logs"]
+        ]
         lines.append("Logs read: " + ("; ".join(logs) if logs else "none (no workload log)") + ".")
     return lines
 
@@ -420,8 +462,9 @@ def _scale_counts(frame: pd.DataFrame) -> str:
     return _counts(done, SCALE_COLUMNS[1]) if len(done) else "not computed"
 
 
-def write_report(results_dir: str | Path, report_path: str | Path,
-                 store_dir: str | Path | None = None) -> Path:  # fmt: skip
+def write_report(
+    results_dir: str | Path, report_path: str | Path, store_dir: str | Path | None = None
+) -> Path:
     """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report: a
     summary (paper x verdict counts at both scales, linked to each section, notebook and
     figures), the tolerance policy, then one section per paper. Each row shows the quick
@@ -443,26 +486,46 @@ def write_report(results_dir: str | Path, report_path: str | Path,
         for path, frame in frames.items():
             title = frame["title"].iloc[0] if len(frame) else path.stem
             counts = frame["verdict"].value_counts()
-            summary.append({"paper": f"[{title}](#{_anchor(title)})",
-                            **{v: int(counts.get(v, 0)) for v in VERDICTS},
-                            "items": int((frame["verdict"] != "").sum()),
-                            "paper scale": _scale_counts(frame),
-                            "notebook and figures": _links(path.stem, report.parent)})  # fmt: skip
+            summary.append(
+                {
+                    "paper": f"[{title}](#{_anchor(title)})",
+                    **{v: int(counts.get(v, 0)) for v in VERDICTS},
+                    "items": int((frame["verdict"] != "").sum()),
+                    "paper scale": _scale_counts(frame),
+                    "notebook and figures": _links(path.stem, report.parent),
+                }
+            )
         table = pd.DataFrame(summary)
         parts += ["## Summary", "", _markdown_table(table.astype(object)), ""]
         verdicts = pd.DataFrame(VERDICT_MEANINGS.items(), columns=["verdict", "meaning"])
-        parts += ["## Verdicts and tolerances", "", _markdown_table(verdicts), "",
-                  "Tolerance per kind of quantity (where ours has a 95 % confidence interval, "
-                  "the tolerance is the larger of this and the interval's half-width):", "",
-                  _markdown_table(tolerance_table()), "",
-                  f"Claims of closeness (\"close\", \"alike\", \"approximately the same\") "
-                  f"hold when the relative spread is at most {ALIKE:.0%} or the 95 % "
-                  "confidence intervals overlap.", "", ENSEMBLE_RULE, ""]  # fmt: skip
+        parts += [
+            "## Verdicts and tolerances",
+            "",
+            _markdown_table(verdicts),
+            "",
+            "Tolerance per kind of quantity (where ours has a 95 % confidence interval, "
+            "the tolerance is the larger of this and the interval's half-width):",
+            "",
+            _markdown_table(tolerance_table()),
+            "",
+            f'Claims of closeness ("close", "alike", "approximately the same") '
+            f"hold when the relative spread is at most {ALIKE:.0%} or the 95 % "
+            "confidence intervals overlap.",
+            "",
+            ENSEMBLE_RULE,
+            "",
+        ]
     for path, frame in frames.items():
         title = frame["title"].iloc[0] if len(frame) else path.stem
         quick = frame[frame["verdict"] != ""]
-        parts += [f"## {title}", "", f"{len(quick)} items: {_counts(quick)}.", "",
-                  f"At paper scale: {_scale_counts(frame)}.", ""]  # fmt: skip
+        parts += [
+            f"## {title}",
+            "",
+            f"{len(quick)} items: {_counts(quick)}.",
+            "",
+            f"At paper scale: {_scale_counts(frame)}.",
+            "",
+        ]
         links = _links(path.stem, report.parent)
         if links:
             parts += [f"Notebook and figures: {links}.", ""]
@@ -471,11 +534,15 @@ def write_report(results_dir: str | Path, report_path: str | Path,
             parts += [*_provenance_lines(json.loads(run.read_text())), ""]
         store = read_provenance(path.stem, store_dir) if path.stem in PAPERS else None
         if store:
-            sweeps = ", ".join(f"{s['points']} runs in {s['wall_seconds']:.0f} s"
-                               for s in store["sweeps"])  # fmt: skip
-            parts += [f"Paper scale: `results/{path.stem}.parquet`, commit "
-                      f"{store['commit'][:12]}, {store['started']} to {store['ended']} on "
-                      f"{store['machine']['cpus']} CPUs ({sweeps}).", ""]  # fmt: skip
+            sweeps = ", ".join(
+                f"{s['points']} runs in {s['wall_seconds']:.0f} s" for s in store["sweeps"]
+            )
+            parts += [
+                f"Paper scale: `results/{path.stem}.parquet`, commit "
+                f"{store['commit'][:12]}, {store['started']} to {store['ended']} on "
+                f"{store['machine']['cpus']} CPUs ({sweeps}).",
+                "",
+            ]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")

@@ -95,10 +95,21 @@ def _commit() -> str:
     import subprocess
 
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                             text=True, timeout=10, check=True)  # fmt: skip
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "hpcmodels"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10)  # fmt: skip
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "hpcmodels"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return out.stdout.strip() + ("+uncommitted package changes" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -118,8 +129,15 @@ def _rows(points: list[dict], results: list[dict]) -> pd.DataFrame:
     return frame.sort_values(["item", "replicate"], kind="stable", ignore_index=True)
 
 
-def compute_store(paper: str, *, folder: str | Path | None = None, cache: str | Path | None = None,
-                  client=None, progress: bool = True, command: str = "") -> Path:  # fmt: skip
+def compute_store(
+    paper: str,
+    *,
+    folder: str | Path | None = None,
+    cache: str | Path | None = None,
+    client=None,
+    progress: bool = True,
+    command: str = "",
+) -> Path:
     """Run the paper's ensemble points as one sweep (``cache``: a folder of finished
     points, so an interrupted run resumes; ``client``: where they run) and write the
     store and its provenance. A failed point raises, naming it, and writes nothing."""
@@ -135,8 +153,14 @@ def compute_store(paper: str, *, folder: str | Path | None = None, cache: str | 
     started = datetime.now(UTC)
     commit, fingerprint = _commit(), package_version()  # the code that computes the runs
     began = time.perf_counter()
-    results = sweep_results(module.ensemble_point, points, cache=cache, client=client,
-                            progress=progress, desc=f"{paper} ensembles")  # fmt: skip
+    results = sweep_results(
+        module.ensemble_point,
+        points,
+        cache=cache,
+        client=client,
+        progress=progress,
+        desc=f"{paper} ensembles",
+    )
     wall = time.perf_counter() - began
     frame = _rows(points, results)
     path = store_path(paper, folder)
@@ -155,7 +179,7 @@ def compute_store(paper: str, *, folder: str | Path | None = None, cache: str | 
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
             "processor": platform.processor(),
-        },  # fmt: skip
+        },
         "started": started.strftime("%Y-%m-%d %H:%M:%S UTC"),
         "ended": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "sweeps": [
@@ -165,7 +189,7 @@ def compute_store(paper: str, *, folder: str | Path | None = None, cache: str | 
                 "rows": len(frame),
                 "wall_seconds": round(wall, 1),
             }
-        ],  # fmt: skip
+        ],
         "data": os.environ.get("HPCMODELS_DATA", ""),
     }
     path.with_suffix(".provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")
@@ -185,8 +209,10 @@ def relative_spread(store: pd.DataFrame) -> pd.Series:
     """Each item's sample standard deviation over its replicates divided by the absolute
     mean (NaN for a mean of 0): how far one run of the item moves, per item."""
     if not isinstance(store, pd.DataFrame) or not {"item", "value"} <= set(store.columns):
-        raise InvalidParameter("store must be a paper-scale store frame with columns 'item' and "
-                               f"'value', got {type(store).__name__}")  # fmt: skip
+        raise InvalidParameter(
+            "store must be a paper-scale store frame with columns 'item' and "
+            f"'value', got {type(store).__name__}"
+        )
     grouped = store.groupby("item")["value"]
     mean = grouped.mean().abs()
     return (grouped.std(ddof=1) / mean.where(mean > 0)).rename("relative sd")
@@ -240,8 +266,10 @@ def _scale_text(row) -> str:
     if row["verdict"] == "not run" or pd.isna(row.get("mean")):
         return ""  # a log missing here: the verdict and reason say which
     ci = "" if pd.isna(row["ci"]) else f" ± {row['ci']:.3g}"
-    return (f"{row['mean']:.4g}{ci} (runs {row['low']:.4g} to {row['high']:.4g}, "
-            f"{int(row['replicates'])} runs)")  # fmt: skip
+    return (
+        f"{row['mean']:.4g}{ci} (runs {row['low']:.4g} to {row['high']:.4g}, "
+        f"{int(row['replicates'])} runs)"
+    )
 
 
 def beside(quick: pd.DataFrame, scale: pd.DataFrame | None) -> pd.DataFrame:

@@ -338,8 +338,12 @@ def _allocate(objective, m, u, lam, packed, method) -> np.ndarray:
 
 def _packed(packed):
     """A slack's packed form from a packed triple, a slack object or a ``(lo, hi)`` pair."""
-    if isinstance(packed, tuple) and len(packed) == 3 and packed[0] in (0, 1) \
-            and isinstance(packed[1], np.ndarray):  # fmt: skip
+    if (
+        isinstance(packed, tuple)
+        and len(packed) == 3
+        and packed[0] in (0, 1)
+        and isinstance(packed[1], np.ndarray)
+    ):
         return packed
     try:
         return as_slack(packed).packed()

@@ -128,8 +128,10 @@ class Stream:
             pareto = tuple(pareto)
         if not isinstance(pareto, tuple) or len(pareto) != 3:
             raise InvalidParameter(f"pareto must be three numbers (k, q, alpha), got {pareto!r}")
-        k, q, alpha = (check_real(f"pareto {name}", value)
-                       for name, value in zip(("k", "q", "alpha"), pareto, strict=True))  # fmt: skip
+        k, q, alpha = (
+            check_real(f"pareto {name}", value)
+            for name, value in zip(("k", "q", "alpha"), pareto, strict=True)
+        )
         if not (0 < k < q and alpha > 0):
             raise InvalidParameter(f"bounded Pareto needs 0 < k < q and alpha > 0, got {pareto}")
         object.__setattr__(self, "pareto", (k, q, alpha))

@@ -106,9 +106,17 @@ CATALOGUE: dict[str, ArchiveLog] = {log.name: log for log in _LOGS}
 
 def catalogue() -> pd.DataFrame:
     """The catalogue as a table, with whether each log is available here."""
-    rows = [dict(name=log.name, description=log.description, used_by=log.used_by,
-                 url=log.url, sha256=log.sha256 or "", available=is_available(log.name))
-            for log in _LOGS]  # fmt: skip
+    rows = [
+        dict(
+            name=log.name,
+            description=log.description,
+            used_by=log.used_by,
+            url=log.url,
+            sha256=log.sha256 or "",
+            available=is_available(log.name),
+        )
+        for log in _LOGS
+    ]
     return pd.DataFrame(rows)
 
 
@@ -143,8 +151,10 @@ def _sha256(path: Path) -> str:
 
 def _where_to_put(log: ArchiveLog) -> str:
     data = os.environ.get("HPCMODELS_DATA") or "<a folder of your choice>"
-    return (f"download {log.url} by hand and put it in {data} (then set HPCMODELS_DATA "
-            f"to that folder) or in {_cache_dir()}")  # fmt: skip
+    return (
+        f"download {log.url} by hand and put it in {data} (then set HPCMODELS_DATA "
+        f"to that folder) or in {_cache_dir()}"
+    )
 
 
 def _network_reason(err: Exception) -> str:
@@ -170,8 +180,10 @@ def _checkable(log: ArchiveLog, path: Path) -> bool:
 def _unreadable(log: ArchiveLog, path: Path, err: Exception) -> LogNotAvailable:
     """The error for a copy that exists but cannot be read (permissions, corrupt gzip)."""
     reason = getattr(err, "strerror", None) or str(err)
-    return LogNotAvailable(f"cannot read {path} ({type(err).__name__}: {reason}); make it "
-                           f"readable or replace it: {_where_to_put(log)}.")  # fmt: skip
+    return LogNotAvailable(
+        f"cannot read {path} ({type(err).__name__}: {reason}); make it "
+        f"readable or replace it: {_where_to_put(log)}."
+    )
 
 
 def _verify(log: ArchiveLog, path: Path) -> None:
@@ -248,8 +260,10 @@ def archive_log_path(name: str, *, download: bool | None = None) -> Path:
             progressbar=True,
         )
     except ValueError as err:  # pooch: hash mismatch
-        raise LogNotAvailable(f"the download of {log.url} does not match its pinned sha256 "
-                              f"checksum; {_where_to_put(log)}.") from err  # fmt: skip
+        raise LogNotAvailable(
+            f"the download of {log.url} does not match its pinned sha256 "
+            f"checksum; {_where_to_put(log)}."
+        ) from err
     except Exception as err:  # network: unreachable archive, HTTP errors
         raise LogNotAvailable(
             f"could not download {log.url} ({_network_reason(err)}); {_where_to_put(log)}."
@@ -257,8 +271,9 @@ def archive_log_path(name: str, *, download: bool | None = None) -> Path:
     return Path(path)
 
 
-def load_archive_log(name: str, *, download: bool | None = None,
-                     on_error: str = "raise") -> pd.DataFrame:  # fmt: skip
+def load_archive_log(
+    name: str, *, download: bool | None = None, on_error: str = "raise"
+) -> pd.DataFrame:
     """Read a catalogued log (see :func:`archive_log_path` for where it comes from).
 
     ``df.attrs`` gets the header fields plus ``log`` (the name) and ``verified``

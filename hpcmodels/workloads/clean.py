@@ -26,16 +26,20 @@ def _frame(frame, *columns: str) -> None:
     check_frame("frame", frame, columns)
     for column in columns:
         if frame[column].dtype.kind not in "iuf":
-            raise InvalidParameter(f"frame column {column!r} must hold numbers, "
-                                   f"not {frame[column].dtype}")  # fmt: skip
+            raise InvalidParameter(
+                f"frame column {column!r} must hold numbers, not {frame[column].dtype}"
+            )
 
 
 def processors(frame: pd.DataFrame) -> pd.Series:
     """Allocated processors, falling back to requested ones where unknown (when the
     frame has a ``req_procs`` column). ``frame`` is a DataFrame with a numeric ``procs``
     column (every function here checks its frame the same way)."""
-    _frame(frame, "procs", *(["req_procs"] if isinstance(frame, pd.DataFrame)
-                              and "req_procs" in frame else []))  # fmt: skip
+    _frame(
+        frame,
+        "procs",
+        *(["req_procs"] if isinstance(frame, pd.DataFrame) and "req_procs" in frame else []),
+    )
     if "req_procs" not in frame:
         return frame["procs"]
     return frame["procs"].fillna(frame["req_procs"])

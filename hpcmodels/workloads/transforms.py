@@ -51,8 +51,14 @@ def _check_frame(frame: pd.DataFrame, *columns: str, name: str = "frame") -> Non
         raise InvalidParameter(f"{name} lacks column(s) {missing}")
 
 
-def _numbers(frame: pd.DataFrame, column: str, *, at_least: float | None = None,
-             whole: bool = False, finite: bool = True) -> np.ndarray:  # fmt: skip
+def _numbers(
+    frame: pd.DataFrame,
+    column: str,
+    *,
+    at_least: float | None = None,
+    whole: bool = False,
+    finite: bool = True,
+) -> np.ndarray:
     """``frame[column]`` as float64, NaN allowed (unknown, as in SWF) unless ``finite``;
     bools, strings and infinite values are an InvalidParameter naming the column."""
     values = frame[column]
@@ -172,8 +178,9 @@ def queue_to_site(frame: pd.DataFrame, mapping: Mapping[int, int]) -> pd.DataFra
         mapping = mapping.to_dict()
     if not isinstance(mapping, Mapping):
         raise InvalidType(f"mapping must be a dict from queue to site, got {mapping!r:.80}")
-    mapping = {q: check_int(f"mapping[{q!r}]", s, minimum=0, maximum=2**62)
-               for q, s in mapping.items()}  # fmt: skip
+    mapping = {
+        q: check_int(f"mapping[{q!r}]", s, minimum=0, maximum=2**62) for q, s in mapping.items()
+    }
     site = frame["queue"].map(mapping)
     if site.isna().any():
         counts = frame.loc[site.isna(), "queue"].value_counts(dropna=False).to_dict()

@@ -162,9 +162,24 @@ _GENERATORS = {"numpy": _MODE_NUMPY, "drand48": _MODE_DRAND48}
 # Column indices of Lublin99Parameters.packed().
 _FIELDS = [f.name for f in dataclasses.fields(Lublin99Parameters)]
 (
-    _SERIAL, _POW2, _ULOW, _UMED, _UHI, _UPROB, _A1, _B1, _A2, _B2, _PA, _PB,
-    _AARR, _BARR, _ARAR, _ANUM, _BNUM,
-) = range(len(_FIELDS))  # fmt: skip
+    _SERIAL,
+    _POW2,
+    _ULOW,
+    _UMED,
+    _UHI,
+    _UPROB,
+    _A1,
+    _B1,
+    _A2,
+    _B2,
+    _PA,
+    _PB,
+    _AARR,
+    _BARR,
+    _ARAR,
+    _ANUM,
+    _BNUM,
+) = range(len(_FIELDS))
 
 # drand48: X <- (A X + C) mod 2^48, output X / 2^48; srand48(s): X = (s mod 2^32) 2^16 + 0x330E.
 _DRAND48_A = np.uint64(0x5DEECE66D)
@@ -425,9 +440,20 @@ def lublin99(
     procs = np.empty(n, dtype=np.int64)
     kind = np.empty(n, dtype=np.int64)
     _generate(
-        n, params, weights, typed, exact_clock, size, mode, rng, state,
-        submit, runtime, procs, kind,
-    )  # fmt: skip
+        n,
+        params,
+        weights,
+        typed,
+        exact_clock,
+        size,
+        mode,
+        rng,
+        state,
+        submit,
+        runtime,
+        procs,
+        kind,
+    )
 
     frame = swf_frame(
         job=np.arange(1, n + 1, dtype=np.int64),
