@@ -19,14 +19,9 @@ from hpcmodels.multicluster import (
 )
 from hpcmodels.multicluster.allocation import ALLOCATIONS
 from hpcmodels.multicluster.engine import SELECTIONS, build_state, run_to_end
-from hpcmodels.multicluster.lookahead import (
-    _score_lockstep,
-    branch_scratch,
-    release_heap,
-    score_clusters,
-    simulate_branch,
-)
 from hpcmodels.multicluster.state import TLA_ACTIVATIONS, TLA_CHANGES
+from hpcmodels.multicluster.tla_branch import branch_scratch, release_heap, simulate_branch
+from hpcmodels.multicluster.tla_scoring import _score_lockstep, score_clusters
 
 SNAPSHOT = (
     [Cluster("A", 9, 2.0), Cluster("B", 9, 1.0)],

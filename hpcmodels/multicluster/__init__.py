@@ -68,12 +68,13 @@ element ``k // 2`` (the two differ when ``k`` is even; Huang & Chang 2006 do not
 which); ``random_fit``: candidate ``floor(u k)`` of the ``k`` candidates in index
 order, ``u`` the next of the uniforms ``default_rng(seed).random(n_jobs)``, one per job
 started with random fit; ``fastest_first``: highest speed (ties: lowest index).
-``ai2`` and ``tla`` look ahead (Shih 2013; rules in :mod:`.lookahead`): AI2 takes best
-fit or fastest first, whichever lets the rest of the session use more processors x
-speed (ties: fastest first); TLA simulates the waiting queue (first come first served,
-by estimates, fastest first inside by default) after placing the job on each candidate
-cluster and takes the cluster with the lowest average turnaround time (knobs:
-``simulate(..., tla=TLAOptions(...))``; :func:`tla_scores` exposes one scoring step).
+``ai2`` and ``tla`` look ahead (Shih 2013; rules in :mod:`.ai2` and :mod:`.lookahead`):
+AI2 takes best fit or fastest first, whichever lets the rest of the session use more
+processors x speed (ties: fastest first); TLA simulates the waiting queue (first come
+first served, by estimates, fastest first inside by default) after placing the job on
+each candidate cluster and takes the cluster with the lowest average turnaround time
+(knobs: ``simulate(..., tla=TLAOptions(...))``; :func:`tla_scores` exposes one scoring
+step).
 Neither is combined with co-allocation. Jones 2005: ``local_first`` starts a job on
 its cluster of arrival (the jobs' ``origin`` column) when it fits there, else by best
 fit (LA then MIG); ``local_only`` on its own cluster or not at all.

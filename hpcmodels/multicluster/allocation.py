@@ -6,10 +6,10 @@ number of available processors" when an even number of sites fit: ``median_fit``
 the lower median, ``median_fit_upper`` the upper one. Co-allocation site selection
 (Huang & Chang 2006, Section 3): fixed order, larger first, smaller first. Exact rules:
 package docstring. The look-ahead allocations ``ai2`` and ``tla`` (Shih 2013) are in
-:mod:`.lookahead`; Jones 2005's local allocation then migration (``local_first``), local
-allocation only (``local_only``) and bandwidth-aware co-allocation modules (``a1``,
-``b1`` ... ``b4``) are in :mod:`.coallocation_modules`; :mod:`.placement`
-dispatches between them and these.
+:mod:`.ai2` and :mod:`.lookahead`; Jones 2005's local allocation then migration
+(``local_first``), local allocation only (``local_only``) and bandwidth-aware
+co-allocation modules (``a1``, ``b1`` ... ``b4``) are in :mod:`.coallocation_modules`;
+:mod:`.placement` dispatches between them and these.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 It receives the whole engine state (free processors, running jobs with their predicted
 ends, the waiting queue, estimates), so that a policy may look beyond the free
-processors: the look-ahead allocations ``ai2`` and ``tla`` (:mod:`.lookahead`) replay
+processors: the look-ahead allocations ``ai2`` (:mod:`.ai2`) and ``tla`` (:mod:`.lookahead`) replay
 the queue; the others (:mod:`.allocation`) read the free processors and speeds only.
 """
 
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numba
 
+from .ai2 import ai2_place
 from .allocation import AI2, BEST_FIT, LOCAL_FIRST, LOCAL_ONLY, TLA, pick
 from .coallocation_modules import A1, module_split, widest_split
-from .lookahead import ai2_place, tla_place
+from .lookahead import tla_place
 from .state import (
     ALLOC,
     BSBW,

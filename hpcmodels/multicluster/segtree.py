@@ -13,6 +13,10 @@ import numba
 
 __all__ = ["seg_set", "seg_first_le", "seg_first_le2"]
 
+ANY = 1e300
+"""A bound every waiting job's value meets: ``seg_first_le(tree, lo, ANY)`` is the first
+waiting job at or after rank ``lo``."""
+
 
 @numba.njit(cache=True)
 def seg_set(tree, r, value):

@@ -91,7 +91,7 @@ from .profile import (
     running_profiles,
 )
 from .rates import apply_rates, tolerance
-from .segtree import seg_first_le, seg_first_le2, seg_set
+from .segtree import ANY, seg_first_le, seg_first_le2, seg_set
 from .state import (
     COAL,
     CONSERVATIVE,
@@ -109,8 +109,6 @@ from .state import (
 )
 
 __all__ = ["session"]
-
-ANY = 1e300  # a width bound every waiting job meets
 
 
 @numba.njit(cache=True)
