@@ -88,8 +88,8 @@ cluster of 128 processors and on 4 x 64 at speeds 0.5/1/1.5/2; time: median of
 ``--repeat`` runs (one with ``--quick``, which runs the first row only, or at 10^5 jobs)
 after a warm-up call on the first 500 jobs. Nearly every job ends before its predicted
 end, and each such event re-reserves the waiting jobs from the first one it can move
-(cost: :mod:`hpcmodels.multicluster.selection`). Measured when this was written (CPU s,
-one run, 2 cores shared with another computation): 20,000 jobs 30.6 s on 1 x 128 (85.0 s
+(cost: :mod:`hpcmodels.multicluster.selection.conservative`). Measured when this was
+written (CPU s, one run, 2 cores shared with another computation): 20,000 jobs 30.6 s on 1 x 128 (85.0 s
 recomputing every reservation) and 34.4 s on 4 x 64 (64.5 s): the targets are not met.
 
 When this benchmark was written, the three "same semantics" cases (FCFS, smallest

@@ -1,6 +1,6 @@
 """Conservative backfilling under overload with inexact estimates (requested times 1-3x
 the run time): the engine keeps the reservations that an early finish cannot have
-changed (selection.py) and must still schedule exactly like the rule "every reservation
+changed (selection/conservative.py) and must still schedule exactly like the rule "every reservation
 recomputed at every event" (package docstring). Checked against the pure-Python oracle
 on small overloaded workloads, and on larger ones against the engine itself with every
 partial recompute forced into a full one."""

@@ -31,9 +31,9 @@ SNAPSHOT = (
 
 
 def test_fig4_snapshot_scores():
-    """NOTES.md's reconstruction of Fig. 4: job 1 on A gives turnarounds 10, 10, 11, 9
-    (ATT 10, as Table 1 prints); on B 15, 5, 6, 7 (ATT 8.25; the paper prints 6 for
-    job 4 and ATT 8, a slip: job 4 cannot start before t = 4). TLA picks B."""
+    """The reconstruction of Fig. 4 (docs/readings.md): job 1 on A gives turnarounds 10,
+    10, 11, 9 (ATT 10, as Table 1 prints); on B 15, 5, 6, 7 (ATT 8.25; the paper prints
+    6 for job 4 and ATT 8, a slip: job 4 cannot start before t = 4). TLA picks B."""
     scores = tla_scores(*SNAPSHOT)
     assert scores["A"].turnaround == [10, 10, 11, 9] and scores["A"].att == 10
     assert scores["B"].turnaround == [15, 5, 6, 7] and scores["B"].att == 8.25

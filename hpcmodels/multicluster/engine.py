@@ -8,6 +8,12 @@ computes the metrics (semantics: package docstring). The look-ahead allocations 
 run the engine ahead: they simulate on arrays gathered from the state
 (:mod:`.lookahead`).
 
+The engine knows no policy by name. A policy plugs into one of four hooks, each one
+table that dispatches on the policy's code: the selection (:func:`.selection.session`),
+the allocation (:func:`.placement.place`), the co-allocation
+(:mod:`.coallocation`) and the rate model (:func:`.rates.apply_rates`);
+``docs/architecture.md`` lists them and what adding a policy costs.
+
 Cost per event: the next event comes from the running jobs' heap (O(log r)) or the
 next submission (O(1)); finishes and submissions cost O(log n) each; sessions as stated
 in :mod:`.selection`. Memory is O(n + m) (the per-site split is stored only for
@@ -43,17 +49,15 @@ from .lookahead import TLAOptions
 from .metrics import compute_metrics
 from .network import Network
 from .profile import init_pool
+from .queue import KEEP_RESERVATIONS
 from .rates import BANDWIDTH, RATE_MODELS
-from .selection import session
+from .selection import BACKFILLING, QUEUE_KEEPS, SELECTIONS, queue_ranks, session
 from .state import (
     COAL,
     COALLOCATED,
-    CONSERVATIVE,
     DEBUG,
-    EASY,
     EVENTS,
     FULL,
-    LARGEST,
     MAX_LEVEL,
     MODULE_CALLS,
     N_CFG,
@@ -62,9 +66,7 @@ from .state import (
     Q_AREA,
     REBUILD,
     RLEN,
-    SELECTIONS,
     SESSIONS,
-    SMALLEST,
     TLA_ACTIVATIONS,
     TLA_CHANGES,
     TLA_DEPTH,
@@ -72,6 +74,9 @@ from .state import (
     State,
     new_state,
     set_split_buffers,
+)
+from .state import (
+    QUEUE_KEEPS as KEEPS_SLOT,
 )
 from .system import MAX_PROCS, Cluster, cluster_arrays, cluster_list
 
@@ -301,22 +306,6 @@ def _code(name, options, what) -> int:
     return options.index(name)
 
 
-def queue_ranks(submit: np.ndarray, procs: np.ndarray, sel: int) -> np.ndarray:
-    """Each job's rank in the queue order of selection ``sel``: arrival order (stable by
-    submit time), or (procs, arrival) / (-procs, arrival) for smallest / largest first."""
-    arrival = np.empty(submit.size, np.int64)
-    arrival[np.argsort(submit, kind="stable")] = np.arange(submit.size)
-    if sel == SMALLEST:
-        order = np.lexsort((arrival, procs))
-    elif sel == LARGEST:
-        order = np.lexsort((arrival, -procs))
-    else:
-        return arrival
-    rank = np.empty(submit.size, np.int64)
-    rank[order] = np.arange(submit.size)
-    return rank
-
-
 def build_state(
     data: dict,
     cap: np.ndarray,
@@ -337,6 +326,8 @@ def build_state(
     cfg = np.zeros(N_CFG, np.int64)
     cfg[:4] = (sel, alloc, coal, int(debug))
     cfg[TLA_DEPTH : TLA_METRIC + 1] = (tla or TLAOptions()).codes()
+    cfg[KEEPS_SLOT] = QUEUE_KEEPS[sel]
+    reservations = bool(QUEUE_KEEPS[sel] & KEEP_RESERVATIONS)
     rng = np.random.default_rng(seed)
     uniforms = rng.random(n) if alloc == RANDOM_FIT else np.empty(0)
     state = new_state(
@@ -350,14 +341,14 @@ def build_state(
         cfg,
         slowdown,
         uniforms,
-        conservative=sel == CONSERVATIVE,
+        conservative=reservations,
         rng_seed=int(rng.integers(2**63)),
         origin=data.get("origin"),
         net=None if network is None else network.parameters(),
         link_cap=None if network is None else network.link_capacities(cap.size),
         memo=alloc == TLA,
     )
-    if sel == CONSERVATIVE:
+    if reservations:
         init_pool(state)
         state.ctr[REBUILD] = FULL
     if coal:
@@ -443,7 +434,7 @@ def simulate(
     sel = _code(selection, SELECTIONS, "selection")
     alloc = _code(allocation, ALLOCATIONS, "allocation")
     coal = _code(coallocation, COALLOCATIONS, "coallocation")
-    if coal and sel in (CONSERVATIVE, EASY):
+    if coal and sel in BACKFILLING:
         raise InvalidParameter(f"co-allocation is not combined with backfilling ({selection!r})")
     if coal and alloc in (AI2, TLA):
         raise InvalidParameter(f"co-allocation is not combined with look-ahead ({allocation!r})")

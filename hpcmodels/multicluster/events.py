@@ -1,4 +1,7 @@
 """The engine's events (numba kernels): next event time, finishes, submissions, starts.
+They know no policy by name: the queue (:mod:`.queue`), the kept reservations
+(:mod:`.reservations`, when the queue keeps them) and the co-allocation table
+(:mod:`.coallocation`) do what the run's policies need.
 
 At each event time ``t`` every job ending at ``t`` frees its processors, then every job
 submitted at ``t`` joins the queue, then one scheduling session runs (package
@@ -12,36 +15,22 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .allocation import RANDOM_FIT, coallocate
-from .coallocation_modules import A1, module_split
+from .coallocation import check_links, split
 from .heap import heap_pop, heap_push
+from .queue import KEEP_RESERVATIONS, dequeue, enqueue
 from .rates import apply_rates, refresh_links, tolerance
-from .segtree import seg_first_le, seg_set
+from .reservations import after_start, on_release
 from .state import (
-    ALLOC,
-    BSBW,
-    CHUNK,
-    COAL,
-    CONSERVATIVE,
     DEBUG,
-    DIRTY,
-    EASY,
     EVENTS,
-    FCFS,
-    HOLES,
-    LAST_FCFS_START,
     LAST_T,
-    LSLT,
-    MAX_LEVEL,
     N_SPLIT,
     NOW,
     NXT,
-    PLACED_SPLIT,
     Q_AREA,
     QLEN,
-    REBUILD,
+    QUEUE_KEEPS,
     RLEN,
-    SEL,
     U_PTR,
 )
 
@@ -61,59 +50,14 @@ def next_time(state):
 
 
 @numba.njit(cache=True)
-def _empty_reservations(state, j, c, t):
-    """Conservative, after job ``j`` started at ``t`` on cluster ``c``: lower
-    ``ctr[DIRTY]`` (read by the next session) to the first waiting job before ``j`` in
-    queue order whose reservation on ``c`` has an empty window (estimate 0, or too small
-    to move its start in floating point) inside ``j``'s window ``[t, pend)``.
-
-    Such a reservation takes no processors from the profile, so ``j``'s search could not
-    respect it, yet it needs its processors free at its instant: with ``j`` running it
-    may no longer fit there, and the package's rule recomputes it at the next event
-    (the start of every other waiting job is consistent with the profile that placed
-    it). A reservation's window is empty only for estimates at most ``|time| x 2**-53 x
-    speed``, found in O(log n) each through ``etree`` (the waiting jobs' estimates)."""
-    end = state.pend[j]
-    if not end > t:
-        return
-    speed = state.speed[c]
-    bound = max(abs(t), abs(end)) * 2.0**-52 * speed
-    limit = min(state.qrank[j], state.ctr[DIRTY])
-    r = 0
-    while True:
-        r = seg_first_le(state.etree, r, bound)
-        if r < 0 or r >= limit:
-            return
-        z = state.at_rank[r]
-        s = state.res_time[z]
-        if state.res_clus[z] == c and s < end and s + state.estimate[z] / speed == s:
-            state.ctr[DIRTY] = r
-            return
-        r += 1
-
-
-@numba.njit(cache=True)
 def start_job(state, j, c, t):
     """Start waiting job ``j`` at ``t`` on cluster ``c`` (``COALLOCATED``: across sites
-    by the co-allocation heuristic; its work is then ``runtime x slowdown`` at the
-    slowest site's speed). Random fit's uniform is consumed here."""
-    sel = state.cfg[SEL]
-    r = state.qrank[j]
-    seg_set(state.wtree, r, np.inf)
-    if sel == EASY:
-        seg_set(state.etree, r, np.inf)
-    elif sel == CONSERVATIVE:
-        seg_set(state.etree, r, np.inf)
-        seg_set(state.rtree, r, np.inf)
-        state.res_time[j] = np.inf
-    state.ctr[QLEN] -= 1
-    if state.cfg[DEBUG]:
-        if t < state.submit[j]:
-            raise AssertionError("a job started before its submit time")
-        if sel == FCFS:
-            if t < state.fctr[LAST_FCFS_START]:
-                raise AssertionError("FCFS order violated")
-            state.fctr[LAST_FCFS_START] = t
+    by the co-allocation policy, :func:`.coallocation.split`; its work is then
+    ``runtime x slowdown`` at the slowest site's speed). Random fit's uniform is
+    consumed here."""
+    dequeue(state, j)
+    if state.cfg[DEBUG] and t < state.submit[j]:
+        raise AssertionError("a job started before its submit time")
     state.start[j] = t
     state.anchor[j] = t
     state.clus[j] = c
@@ -123,43 +67,10 @@ def start_job(state, j, c, t):
         state.free[c] -= state.procs[j]
         rate = state.speed[c]
         work, work_est = state.runtime[j], state.estimate[j]
-        if state.cfg[ALLOC] == RANDOM_FIT:
-            state.ctr[U_PTR] += 1
+        state.ctr[U_PTR] += 1  # random fit's next uniform (the other fits read none)
     else:
         off = state.ctr[N_SPLIT]
-        code = state.cfg[COAL]
-        if code >= A1:  # a bandwidth-aware module (Jones 2005)
-            used = state.ctr[PLACED_SPLIT]  # place() just wrote the split at off
-            state.ctr[PLACED_SPLIT] = 0
-            if used == 0:
-                net = state.net
-                used = module_split(
-                    code,
-                    state.free,
-                    state.link_load,
-                    state.link_cap,
-                    state.procs[j],
-                    net[BSBW],
-                    net[LSLT],
-                    net[CHUNK],
-                    state.split_site,
-                    state.split_procs,
-                    off,
-                )
-            rate = np.inf
-            for k in range(off, off + used):
-                state.free[state.split_site[k]] -= state.split_procs[k]
-                rate = min(rate, state.speed[state.split_site[k]])
-        else:
-            rate, used = coallocate(
-                code,
-                state.free,
-                state.speed,
-                state.procs[j],
-                state.split_site,
-                state.split_procs,
-                off,
-            )
+        rate, used = split(state, j, off)
         state.split_off[j] = off
         state.split_len[j] = used
         state.ctr[N_SPLIT] = off + used
@@ -171,13 +82,11 @@ def start_job(state, j, c, t):
     state.end[j] = t + work / rate
     state.pend[j] = t + work_est / rate
     state.ctr[RLEN] = heap_push(state.heap, state.hpos, state.end, state.ctr[RLEN], j)
-    if sel == CONSERVATIVE and c >= 0:
-        _empty_reservations(state, j, c, t)
+    if state.cfg[QUEUE_KEEPS] & KEEP_RESERVATIONS:
+        after_start(state, j, c, t)
     if c < 0:
         refresh_links(state)
-        if state.cfg[DEBUG] and state.cfg[COAL] == A1:
-            if state.fctr[MAX_LEVEL] > state.net[LSLT] * (1 + 1e-9):
-                raise AssertionError("A1 pushed a link beyond the saturation threshold")
+        check_links(state)
 
 
 @numba.njit(cache=True)
@@ -189,12 +98,8 @@ def _release(state, j, t):
         off = state.split_off[j]
         for k in range(off, off + state.split_len[j]):
             state.free[state.split_site[k]] += state.split_procs[k]
-    if state.cfg[SEL] == CONSERVATIVE and state.pend[j] > t + tolerance(t):
-        # ended before its predicted end: the profile gained its processors until then
-        if state.ctr[REBUILD] == 0:
-            state.ctr[REBUILD] = HOLES
-        if c >= 0:
-            state.hole_end[c] = max(state.hole_end[c], state.pend[j])
+    if state.cfg[QUEUE_KEEPS] & KEEP_RESERVATIONS:
+        on_release(state, j, c, t)
     state.end[j] = t
     state.rem[j] = 0.0
     return c < 0
@@ -234,16 +139,7 @@ def process_events(state, rate_code, params):
         refresh_links(state)
     if rlen > size:
         apply_rates(state, stamp, rate_code, params)
-    sel = state.cfg[SEL]
     for k in range(state.ctr[NXT], nxt):  # then submissions, in input order
-        j = state.order[k]
-        r = state.qrank[j]
-        seg_set(state.wtree, r, state.procs[j])
-        if sel == EASY:
-            seg_set(state.etree, r, state.estimate[j])
-        elif sel == CONSERVATIVE:
-            seg_set(state.etree, r, state.estimate[j])
-            state.ctr[DIRTY] = min(state.ctr[DIRTY], r)
-        state.ctr[QLEN] += 1
+        enqueue(state, state.order[k])
     state.ctr[NXT] = nxt
     return stamp, rlen - size

@@ -5,12 +5,13 @@ every cluster ``c`` where ``j`` fits now, ``f(j, c)``:
 
 I.  sim-allocate ``j`` on ``c`` (it runs ``estimate / speed``);
 II. take the next waiting jobs in queue order (the *simulation depth* counts the jobs
-    simulated, ``j`` included; by default every waiting job), each in turn: (b) find
-    the earliest time, not before the previous simulated job's start (first come,
-    first served inside the simulation: no job overtakes the one ahead of it; the papers' NOTES.md),
-    at which some cluster has its processors free, (c) among the clusters that have
-    them then, choose by the *simulation policy* (fastest first by default; best,
-    worst or random fit), (d) sim-allocate it there for ``estimate / speed``;
+    simulated, ``j`` included; by default every waiting job), each in turn: (b) find the
+    earliest time, not before the previous simulated job's start (first come, first
+    served inside the simulation: no job overtakes the one ahead of it;
+    docs/readings.md), at which some cluster has its processors free, (c) among the
+    clusters that have them then, choose by the *simulation policy* (fastest first by
+    default; best, worst or random fit), (d) sim-allocate it there for ``estimate /
+    speed``;
 III. return the mean turnaround time (end - submit) of the simulated jobs (ATT, Eq. 2),
     or their mean bounded slowdown ``max(tt / max(run, 10 s), 1)``.
 

@@ -5,11 +5,11 @@ cluster's speed (the slowest site's speed when co-allocated, its work then being
 ``runtime x slowdown``). A *rate model* may change the rates of running jobs whenever
 the running set changes: the engine calls :func:`apply_rates` (model code, parameter
 array) after every batch of finishes and after every start (Jones 2005's bandwidth model
-plugs in here as the code ``"bandwidth"``, :func:`bandwidth_rates`). A model calls :func:`set_rate` for each job whose rate
-changes (iterating over :func:`running_jobs`, a copy: ``set_rate`` reorders the heap);
-the job's remaining work is
-advanced to ``t`` at its old rate (``rem -= rate x (t - anchor)``) and its end becomes
-``t + rem / rate``, earlier or later. :func:`no_rate_change` is the default hook.
+plugs in here as the code ``"bandwidth"``, :func:`bandwidth_rates`). A model calls
+:func:`set_rate` for each job whose rate changes (iterating over :func:`running_jobs`, a
+copy: ``set_rate`` reorders the heap); the job's remaining work is advanced to ``t`` at
+its old rate (``rem -= rate x (t - anchor)``) and its end becomes ``t + rem / rate``,
+earlier or later. :func:`no_rate_change` is the default hook.
 
 Time ties, for rounding only: two event times ``x <= y`` are one time stamp when
 ``y - x <= TIME_RTOL x max(|x|, 1)`` (:func:`tolerance`) with ``TIME_RTOL = 2**-48``,

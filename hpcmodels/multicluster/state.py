@@ -102,16 +102,6 @@ KFRAC = 3  # computation fraction K of every job
 DYNAMIC = 4  # 1: co-allocated jobs slow down with link saturation (rate model)
 N_NET = 5
 
-SELECTIONS = (
-    "fcfs",
-    "first_available",
-    "smallest_first",
-    "largest_first",
-    "conservative",
-    "easy",
-    "first_available_once",
-)
-FCFS, FIRST_AVAILABLE, SMALLEST, LARGEST, CONSERVATIVE, EASY, FIRST_ONCE = range(7)
 
 # cfg (int64) slots
 SEL = 0
@@ -122,10 +112,12 @@ TLA_DEPTH = 4  # look-ahead: jobs simulated per score, the target included (0: a
 TLA_ADEPTH = 5  # look-ahead: allocation depth (decisions taken from one simulation)
 TLA_POLICY = 6  # look-ahead: allocation code used inside the simulation
 TLA_METRIC = 7  # look-ahead: 0 average turnaround time, 1 bounded slowdown
-N_CFG = 8
+QUEUE_KEEPS = 8  # the queue's extra trees, a bit mask (.queue; from .selection.QUEUE_KEEPS)
+N_CFG = 9
 
 
-# every field of a State and its dtype (``float``: a scalar), in constructor order
+# every field of a State and its dtype (``float``: a scalar), in constructor order, with the
+# module that owns it (the engine core unless said otherwise)
 FIELDS = (
     ("cap", np.int64),  # processors per cluster
     ("speed", np.float64),  # speed per cluster
@@ -147,25 +139,25 @@ FIELDS = (
     ("pend", np.float64),
     ("heap", np.int64),
     ("hpos", np.int64),
-    ("qrank", np.int64),
-    ("at_rank", np.int64),
-    ("wtree", np.float64),
-    ("etree", np.float64),
-    ("rtree", np.float64),
-    ("res_time", np.float64),
-    ("res_clus", np.int64),
-    ("split_off", np.int64),
+    ("qrank", np.int64),  # .queue (order: .selection.queue_ranks)
+    ("at_rank", np.int64),  # .queue
+    ("wtree", np.float64),  # .queue: widths
+    ("etree", np.float64),  # .queue: estimates (KEEP_ESTIMATES)
+    ("rtree", np.float64),  # .reservations (KEEP_RESERVATIONS) ...
+    ("res_time", np.float64),  # ...
+    ("res_clus", np.int64),  # ...
+    ("split_off", np.int64),  # .coallocation ...
     ("split_len", np.int64),
     ("split_site", np.int64),
     ("split_procs", np.int64),
-    ("p_time", np.float64),
+    ("p_time", np.float64),  # .profile node pool (.reservations) ...
     ("p_free", np.int64),
     ("p_next", np.int64),
     ("p_head", np.int64),
-    ("hole_end", np.float64),  # conservative: per cluster, see the module docstring
-    ("uniforms", np.float64),
-    ("origin", np.int64),  # cluster a job arrived at (-1: none; local allocation)
-    ("net", np.float64),  # network parameters (slots above; empty: no network)
+    ("hole_end", np.float64),  # .reservations: per cluster, see the module docstring
+    ("uniforms", np.float64),  # .placement: random fit's uniforms
+    ("origin", np.int64),  # .local: cluster a job arrived at (-1: none)
+    ("net", np.float64),  # network parameters (slots above; empty: no network) ...
     ("link_cap", np.float64),  # capacity of each cluster's link to the central switch
     ("link_load", np.float64),  # required bandwidth (Eq. 1) of the co-allocated jobs on it
     ("plan", np.int64),  # look-ahead: cluster planned for a job at PLAN_T (-1: none)

@@ -11,7 +11,7 @@ breakpoints all lie in a set ``U`` are equal at every time from ``t`` on when th
 equal at every point of ``U``, so the oracles compare at ``U`` and check that every
 breakpoint of the structure is in ``U``.
 
-What the engine relies on (``selection.py``): EASY's shadow time (``running_profiles`` +
+What the engine relies on (``selection/``): EASY's shadow time (``running_profiles`` +
 ``earliest_start``); conservative backfilling's array recompute (``running_profiles`` +
 ``earliest_from`` + ``cut_steps``, ``reserve`` of kept reservations, the lower-bound
 table) and its kept linked lists (``list_from_arrays`` / ``list_rebuild``,
