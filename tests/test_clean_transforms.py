@@ -20,7 +20,7 @@ from hpcmodels.workloads.transforms import (
 
 from logs import SDSC, need_log
 
-# Huang & Chang 2006, Table 1 (queues 1, 2, 5 match the cleaned log exactly; NOTES.md):
+# Huang & Chang 2006, Table 1 (queues 1, 2, 5 match the cleaned log exactly; docs/readings.md):
 # jobs, max runtime, mean runtime (printed truncated to 2 decimals), max processors
 HUANG_TABLE1 = {
     1: (4053, 21922, 267.13, 8),

@@ -16,7 +16,7 @@ gives ``6 (Delta + 1)(2 Delta + 1)`` states (11,346 at Delta = 30, Section 4).
 Actions (Section 2): 1 = co-allocate the head job, allowed when ``g = 2``, ``x11 = 0``
 and at least one node of cluster 1 is free; 0 = do not (the head job starts locally if
 it fits). ``Psi_d(S)`` lists the post-action states with their probabilities; ``eta``
-the event rates out of a post-action state. One reading is corrected (the papers' NOTES.md): an
+the event rates out of a post-action state. One reading is corrected (docs/readings.md): an
 arrival of a 2-component job to an empty queue 1 leaves ``x11`` unchanged (the paper
 prints ``x11 + 1``, a typo).
 
@@ -27,7 +27,7 @@ every state's total rate. The Bellman equation *as printed*,
                                  + (nu - r_d(S)) J(S) },
 
 with ``c(S) = c1 (q1 + x1 + x2 + x11) + c2 q2``, returns the fictitious self-transition
-to the pre-action state S (the papers' NOTES.md). :meth:`CoallocationMDP.transition_matrices`
+to the pre-action state S (docs/readings.md). :meth:`CoallocationMDP.transition_matrices`
 builds, per action, the sparse matrix ``P_d`` whose row S holds those rates (rows sum
 to ``nu``); the solvers in :mod:`hpcmodels.mdp.solve` iterate on them. The other
 reading, ``self_loop="post_action"`` (the self-transition returns to the post-action

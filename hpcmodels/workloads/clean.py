@@ -4,7 +4,7 @@
   records such as non-positive job runtime and processor requirement"). Processors are
   the allocated ones (SWF field 5), or the requested ones (field 8) where the allocated
   count is unknown. On the cleaned SDSC SP2 log (4.2-cln) this keeps 54,034 jobs; the
-  paper prints 54,041, probably from an older cleaned version (see the papers' NOTES.md).
+  paper prints 54,041, probably from an older cleaned version (docs/readings.md).
 * ``completed_only`` (Huang & Chang 2006): status == 1. It gives 56,490 jobs on the full
   SDSC SP2 log and 43,117 on the cleaned one.
 """
