@@ -11,6 +11,9 @@ import pytest
 from hpcmodels.errors import HpcmodelsError
 from hpcmodels.mdp.simulate import simulate_policy
 from hpcmodels.papers import filippopoulos as fk
+from hpcmodels.papers.filippopoulos import ensemble as fk_ensemble
+from hpcmodels.papers.filippopoulos import simulation as fk_simulation
+from hpcmodels.papers.filippopoulos.rows import _close
 
 
 def _paper_state_space(delta: int) -> int:
@@ -180,7 +183,7 @@ def test_close_is_the_projects_alike():
     ci = pd.DataFrame({"heuristic": [0.01, 0.6, 0.1], "optimal": [0.01, 0.5, 0.1]},
                       index=[1, 2, 3])  # fmt: skip
     # 4 %: close; 10 % with overlapping intervals: close; 10 % with narrow ones: not
-    assert fk._close(cost, ci, "heuristic", "optimal").to_list() == [True, True, False]
+    assert _close(cost, ci, "heuristic", "optimal").to_list() == [True, True, False]
 
 
 def test_simulation_claims_fig6_differs_with_its_measured_peak():
@@ -244,7 +247,7 @@ def test_policy_costs_run_as_a_sweep_and_come_back_from_its_cache(tmp_path, monk
     def no_simulation(*args, **kwargs):
         raise OSError("no simulation expected")
 
-    monkeypatch.setattr(fk, "simulate_policy", no_simulation)
+    monkeypatch.setattr(fk_simulation, "simulate_policy", no_simulation)
     pd.testing.assert_frame_equal(fk.policy_costs([{"rho": 0.6}], "t", cache=tmp_path, **small),
                                   first)  # fmt: skip
     with pytest.raises(RuntimeError, match=r"3 of 3 points of policy_cost \(t\) failed.*OSError"):
@@ -281,7 +284,7 @@ def _synthetic_store(costs=PAPER_LIKE, *, replicates=12, common=0.02, own=0.001,
     for point in points:
         figure = point["figure"]
         x, figure_points = fk.SIM_FIGURES[figure]
-        xs = [fk._full(p)[x] for p in figure_points]
+        xs = [fk_ensemble._full(p)[x] for p in figure_points]
         z = rng.standard_normal()
         out = {}
         for policy in fk.POLICIES:
@@ -295,8 +298,8 @@ def _synthetic_store(costs=PAPER_LIKE, *, replicates=12, common=0.02, own=0.001,
 @pytest.fixture
 def no_solves(monkeypatch):
     """ensemble_rows' exact inputs (the threshold, the extents) without solving."""
-    monkeypatch.setattr(fk, "coallocation_threshold", lambda *a, **k: 0.48)
-    monkeypatch.setattr(fk, "coallocation_extent", lambda points, truncation: (
+    monkeypatch.setattr(fk_ensemble, "coallocation_threshold", lambda *a, **k: 0.48)
+    monkeypatch.setattr(fk_ensemble, "coallocation_extent", lambda points, truncation: (
         _extent("mu3", fk.MU3S, [0, 8, 23, 65, 166]) if "mu3" in points[0]
         else _extent("rho", fk.LOADS, [75, 70, 68, 65, 62, 60])))  # fmt: skip
 
@@ -386,7 +389,7 @@ def test_ensemble_points_are_the_papers_scale_and_recompute_bit_for_bit():
     assert {p["replicate"] for p in points} == set(range(60))
     point = dict(points[0], completions=3_000, truncation=8, replicate=5)
     once = fk.ensemble_point(**point)
-    fk._SOLVED.clear()
+    fk_ensemble._SOLVED.clear()
     assert fk.ensemble_point(**point) == once
     assert sorted(once) == sorted(fk.ensemble_key("Fig. 5", p, "rho", 0.5) for p in fk.POLICIES)
     m = fk.model(8, rho=0.5)

@@ -1,0 +1,79 @@
+"""Filippopoulos & Karatza's published data: the experiments' settings (Sections 5-6),
+the policy tables of Figs. 2-4, the numbers printed in the text (Sections 4 and 6), the
+statements quoted from Sections 5-6 and the parameter points of Figs. 5-9."""
+
+from __future__ import annotations
+
+import numpy as np
+
+EXPERIMENT_1 = dict(rho1=0.8, rho2=0.8, p=0.6, mu3=0.7)
+EXPERIMENT_2 = dict(rho1=0.9, rho2=0.9, p=0.8, mu3=0.8)
+
+
+def _rows(*counts: int, width: int) -> np.ndarray:
+    """A 0/1 table from the number of leading ones in each row (the paper's tables are
+    all of this form: co-allocate for q2 below a threshold)."""
+    return np.array([[1] * k + [0] * (width - k) for k in counts], dtype=int)
+
+
+# Fig. 2: x1 = 1, q1 = 1..15 (rows), q2 = 0..15 (columns)
+FIG2 = _rows(1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 5, 5, 6, 6, 6, width=16)
+# Fig. 3: x1 = 0, q1 = 1..6, q2 = 0..6
+FIG3 = _rows(0, 0, 0, 1, 1, 1, width=7)
+# Fig. 4: x1 = 1, q1 = 1..6, q2 = 0..10
+FIG4 = _rows(1, 3, 5, 10, 10, 10, width=11)
+PAPER_TABLES = {  # figure: (experiment, x1, table)
+    "Fig. 2": (EXPERIMENT_1, 1, FIG2),
+    "Fig. 3": (EXPERIMENT_2, 0, FIG3),
+    "Fig. 4": (EXPERIMENT_2, 1, FIG4),
+}
+BEYOND_WINDOW = {  # each table's sentence on the states past its last row and column
+    "Fig. 2": "It remains the same for states 16 <= q1, q2 <= 30.",
+    "Fig. 3": "It remains the same for values 6 < q1, q2 <= 30.",
+    "Fig. 4": "It does not change for 6 < q1 <= Delta, 10 < q2 <= Delta.",
+}
+PAPER_STATES = "11346"  # Section 4: "We choose Delta = 30 which yields 11346 states."
+PAPER_ITERATIONS = "1100"  # Section 4: "approximately 1100 iterations to converge"
+PAPER_THETA = "0.4"  # Section 6, Fig. 8: "The value of theta = 0.4 seems to be ..."
+FIG8_QUOTES = {  # Section 6 on Fig. 8
+    "beneficial": "It is obvious that co-allocation is beneficial for mu3 >= 0.4.",
+    "very well": "Our heuristic policy performs very well when mu3 >= 0.5.",
+    "fails": "However, it fails to detect the fact at service rates mu3 < 0.4, jobs need not "
+    "be co-allocated.",
+}
+LOADS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9)
+EQUAL_COST_LOADS = (0.5, 0.6, 0.7, 0.8, 0.83)
+MU3S = (0.4, 0.5, 0.6, 0.7, 0.8)
+PS = (0.2, 0.4, 0.6, 0.8)
+
+
+SIM_CLAIMS = {  # Section 6's statements on Figs. 5-9 as report rows name them: (item, quantity)
+    "fig5 close": ("Fig. 5", "the heuristic is close to optimal (within 5 %) at loads <= 0.8"),
+    "fig5 behind": ("Fig. 5", "the heuristic falls behind the optimum at loads > 0.85"),
+    "fig5 beats local": ("Fig. 5", "the heuristic beats the local policy at every load"),
+    "fig6 grows": ("Fig. 6", "the reduction of optimal over local grows with the load"),
+    "fig7 close": ("Fig. 7", "with equal costs the heuristic stays close to optimal"),
+    "fig8 beneficial": ("Fig. 8", "co-allocation is beneficial above mu3 = 0.4 (at Fig. 8's "
+                        "points 0.5-0.8 the optimum co-allocates and costs less than the local "
+                        "policy)"),
+    "fig8 very well": ("Fig. 8", "the heuristic performs very well when mu3 >= 0.5 (read at "
+                       "its weakest: it costs less than the local policy)"),
+    "fig8 close": ("Fig. 8", "the heuristic is close to optimal for mu3 >= 0.6"),
+    "fig8 fails": ("Fig. 8", "at mu3 = 0.4 the heuristic fails to detect that jobs need not "
+                   "be co-allocated (it costs more than the local policy = the optimum)"),
+    "fig9 close": ("Fig. 9", "the heuristic is close to optimal for every p"),
+    "fig9 balanced": ("Fig. 9", "costs are higher when the two job types are balanced"),
+}  # fmt: skip
+"""The simulated statements (quick rows: :func:`simulation_claims`, :func:`fig8_claims`;
+paper scale: :func:`ensemble_rows`), one wording for both."""
+
+ENSEMBLE_COMPLETIONS = 2_000_000  # Section 6: "2.000.000 jobs completions were simulated"
+ENSEMBLE_REPLICATES = 60  # "a 95% confidence interval was computed by 60 independent replications"
+SIM_FIGURES = {  # figure: (the varied parameter, its points), Section 6
+    "Fig. 5": ("rho", [{"rho": r} for r in LOADS]),
+    "Fig. 7": ("rho", [{"rho": r, "c1": 1.0, "c2": 1.0} for r in EQUAL_COST_LOADS]),
+    "Fig. 8": ("mu3", [{"rho": 0.8, "mu3": m} for m in MU3S]),
+    "Fig. 9": ("p", [{"rho": 0.8, "p": p} for p in PS]),
+}
+"""Figs. 5 and 7-9's parameter points (Fig. 6 is Fig. 5's runs); every other parameter
+is Fig. 2's (mu3 = 0.7, p = 0.6, c1 = 2, c2 = 1)."""
