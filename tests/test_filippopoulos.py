@@ -13,7 +13,7 @@ from hpcmodels.mdp.simulate import simulate_policy
 from hpcmodels.papers import filippopoulos as fk
 from hpcmodels.papers.filippopoulos import ensemble as fk_ensemble
 from hpcmodels.papers.filippopoulos import simulation as fk_simulation
-from hpcmodels.papers.filippopoulos.rows import _close
+from hpcmodels.papers.filippopoulos.claims import _close
 
 
 def _paper_state_space(delta: int) -> int:

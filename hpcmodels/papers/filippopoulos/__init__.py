@@ -19,14 +19,16 @@ quoted statements, the figures' points) to build functions returning frames
 (:mod:`.policies`, Sections 4-5: ``policy_comparison``, ``truncation_study``,
 ``stopping_study``, ``reading_study``, ``beyond_window``, ``coallocation_extent``;
 :mod:`.simulation`, Section 6: ``policy_costs``; both on :mod:`.model`) and from those
-frames to report rows (:mod:`.rows`: ``*_rows``, ``*_claims``). Paper scale is
-:mod:`.ensemble` (the store's points and the rows judged on them). Every tolerance is a
-kind of :mod:`hpcmodels.papers.report`; "close" is its
-:func:`~hpcmodels.papers.report.alike`.
+frames to report rows (:mod:`.rows`, Sections 4-5: ``*_rows``, ``*_claims``;
+:mod:`.claims`, Section 6: the statements of :data:`STATEMENTS` as data, judged by one
+checker). Paper scale is :mod:`.ensemble` (the store's points and the same statements
+judged on its paired runs). Every tolerance is a kind of :mod:`hpcmodels.papers.report`;
+"close" is its :func:`~hpcmodels.papers.report.alike`.
 """
 
 from __future__ import annotations
 
+from .claims import close_row, fig8_claims, simulation_claims
 from .ensemble import (
     ENSEMBLE_SEED,
     ensemble_cost,
@@ -72,15 +74,15 @@ from .published import (
     PS,
     SIM_CLAIMS,
     SIM_FIGURES,
+    STATEMENTS,
+    Statement,
 )
 from .rows import (
     beyond_window_rows,
     complexity_rows,
     extent_claims,
-    fig8_claims,
     policy_claims,
     policy_rows,
-    simulation_claims,
 )
 from .simulation import POLICIES, policy_cost, policy_costs
 
@@ -116,11 +118,14 @@ __all__ = [
     "PS",
     "SIM_CLAIMS",
     "SIM_FIGURES",
+    "STATEMENTS",
+    "Statement",
     "TITLE",
     "TRUNCATIONS",
     "WINDOW",
     "beyond_window",
     "beyond_window_rows",
+    "close_row",
     "coallocation_extent",
     "coallocation_threshold",
     "complexity_rows",

@@ -21,14 +21,13 @@ from .policies import coallocation_extent, coallocation_threshold
 from .published import (
     ENSEMBLE_COMPLETIONS,
     ENSEMBLE_REPLICATES,
-    EQUAL_COST_LOADS,
     EXPERIMENT_1,
-    FIG8_QUOTES,
     LOADS,
     MU3S,
     PS,
     SIM_CLAIMS,
     SIM_FIGURES,
+    STATEMENTS,
 )
 from .simulation import POLICIES
 
@@ -236,54 +235,73 @@ def _far(close: dict, ks) -> str:
     return f"beyond 5 % and the 95 % intervals at {far}; cause not identified"
 
 
+def _spoken(key: str) -> tuple[str, list[float]]:
+    """Statement ``key``'s figure's x and the points it speaks of
+    (:data:`~.published.STATEMENTS`)."""
+    st = STATEMENTS[key]
+    x, points = SIM_FIGURES[st.item]
+    xs = [_full(point)[x] for point in points]
+    return x, [k for k, keep in zip(xs, st.at(xs), strict=True) if keep]
+
+
+def _statement_cells(key: str, runs: dict, *, higher_is_better: bool = False) -> dict:
+    """A "beats" statement on the paired runs: its policy ``a`` against ``b`` at every
+    point it speaks of (:func:`_paired_cells`)."""
+    st = STATEMENTS[key]
+    x, ks = _spoken(key)
+    return _paired_cells(
+        [(f"{x} = {k:g}", runs[k, st.a], runs[k, st.b]) for k in ks],
+        higher_is_better=higher_is_better,
+    )
+
+
+def _close_row(key: str, store: pd.DataFrame, **row) -> tuple[dict, dict]:
+    """A "close" statement on the paired runs: the row (the gap at every point of the
+    figure; it holds when close at every point it speaks of) and the verdict by point."""
+    st = STATEMENTS[key]
+    x, points = SIM_FIGURES[st.item]
+    close, gap = _close_at(ensemble_runs(store, st.item), [_full(p)[x] for p in points])
+    _, ks = _spoken(key)
+    return _row(key, all(close[k] for k in ks), gap, cause=_far(close, ks), **row), close
+
+
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
-    """Section 6's statements on Figs. 5-9 judged on the store (:mod:`hpcmodels.papers.ensemble`):
-    the paper prints no number of these figures, so every row is a claim. "A beats B" holds
-    when, at every point it speaks of, the paired differences of the same replicates have
-    a 95 % interval on the claimed side of zero; "close" keeps the report's one meaning
-    (:func:`alike`: within 5 %, or the 95 % intervals overlap) on the means of the runs.
-    Fig. 8's threshold is the exact one (:func:`coallocation_threshold`)."""
+    """Section 6's statements on Figs. 5-9 (:data:`~.published.STATEMENTS`) judged on
+    the store (:mod:`hpcmodels.papers.ensemble`): the paper prints no number of these
+    figures, so every row is a claim. "A beats B" holds when, at every point it speaks
+    of, the paired differences of the same replicates have a 95 % interval on the
+    claimed side of zero; "close" keeps the report's one meaning (:func:`alike`: within
+    5 %, or the 95 % intervals overlap) on the means of the runs. Fig. 8's threshold is
+    the exact one (:func:`coallocation_threshold`)."""
     r5 = ensemble_runs(store, "Fig. 5")
     n = len(r5[LOADS[0], "optimal"])
     runs = f"{n} runs of {int(store['completions'].iloc[0]):,} completions per point"
+    common = dict(replicates=n, note=runs)
     rows = []
 
     # Fig. 5: close at moderate load, behind above 0.85, better than local everywhere
-    moderate = [k for k in LOADS if k <= 0.8]
-    close5, gap5 = _close_at(r5, LOADS)
-    rows.append(
-        _row(
-            "fig5 close",
-            all(close5[k] for k in moderate),
-            gap5,
-            cause=_far(close5, moderate),
-            replicates=n,
-            note=runs,
-        )
-    )
-    high = [k for k in LOADS if k > 0.85]
-    behind = _paired_cells([(f"rho = {k:g}", r5[k, "optimal"], r5[k, "heuristic"]) for k in high])
+    row, close5 = _close_row("fig5 close", store, **common)
+    rows.append(row)
+    _, high = _spoken("fig5 behind")
+    behind = _statement_cells("fig5 behind", r5)
     near = [f"the heuristic is close to optimal at rho = {k:g}" for k in high if close5[k]]
-    cause = "; ".join(filter(None, [_cells_cause(behind), *near]))
     rows.append(
         _row(
             "fig5 behind",
             _holds(behind) and not any(close5[k] for k in high),
             "optimal - heuristic, paired: " + "; ".join(behind["all"]),
-            cause=cause,
-            replicates=n,
-            note=runs,
+            cause="; ".join(filter(None, [_cells_cause(behind), *near])),
+            **common,
         )
     )
-    beats = _paired_cells([(f"rho = {k:g}", r5[k, "heuristic"], r5[k, "local"]) for k in LOADS])
+    beats = _statement_cells("fig5 beats local", r5)
     rows.append(
         _row(
             "fig5 beats local",
             _holds(beats),
             "heuristic - local, paired: " + "; ".join(beats["all"]),
             cause=_cells_cause(beats),
-            replicates=n,
-            note=runs,
+            **common,
         )
     )
 
@@ -309,24 +327,12 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                 "the optimum co-allocates in fewer window states "
                 "as the load rises (" + fmt_series(extent["optimal"]) + "; Sec. 5 row)",
             ),
-            replicates=n,
-            note=runs,
+            **common,
         )
     )
 
     # Fig. 7: equal costs
-    r7 = ensemble_runs(store, "Fig. 7")
-    close7, gap7 = _close_at(r7, EQUAL_COST_LOADS)
-    rows.append(
-        _row(
-            "fig7 close",
-            all(close7.values()),
-            gap7,
-            cause=_far(close7, EQUAL_COST_LOADS),
-            replicates=n,
-            note=runs,
-        )
-    )
+    rows.append(_close_row("fig7 close", store, **common)[0])
 
     # Fig. 8: mu3 at load 0.8
     r8 = ensemble_runs(store, "Fig. 8")
@@ -335,79 +341,53 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     states = "; ".join(
         f"{k:g}: {ext8.at[k, 'heuristic_x1_1']} vs {ext8.at[k, 'optimal_x1_1']}" for k in ext8.index
     )
-    pays = [k for k in MU3S if k > 0.4]
-    opt = _paired_cells([(f"mu3 = {k:g}", r8[k, "optimal"], r8[k, "local"]) for k in pays])
+    opt = _statement_cells("fig8 beneficial", r8)
     rows.append(
         _row(
             "fig8 beneficial",
             threshold <= 0.5 and _holds(opt),
             f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local, "
             "paired: " + "; ".join(opt["all"]),
-            paper=FIG8_QUOTES["beneficial"],
+            paper=STATEMENTS["fig8 beneficial"].quote,
             cause=_cells_cause(opt) or f"the optimum first co-allocates at mu3 = {threshold:g}",
-            replicates=n,
-            note=runs,
+            **common,
         )
     )
-    well = _paired_cells(
-        [(f"mu3 = {k:g}", r8[k, "heuristic"], r8[k, "local"]) for k in MU3S if k >= 0.5]
-    )
+    well = _statement_cells("fig8 very well", r8)
     rows.append(
         _row(
             "fig8 very well",
             _holds(well),
             "heuristic - local, paired: " + "; ".join(well["all"]),
-            paper=FIG8_QUOTES["very well"],
+            paper=STATEMENTS["fig8 very well"].quote,
             cause=_cells_cause(
                 well,
                 "the heuristic's rule p c1 q1 > c2 q2 ignores "
                 "mu3: co-allocating window states (x1 = 1), heuristic "
                 f"vs optimum, by mu3: {states}",
             ),
-            replicates=n,
-            note=runs,
+            **common,
         )
     )
-    upper = [k for k in MU3S if k >= 0.6]
-    close8, gap8 = _close_at(r8, MU3S)
-    rows.append(
-        _row(
-            "fig8 close",
-            all(close8[k] for k in upper),
-            gap8,
-            cause=_far(close8, upper),
-            replicates=n,
-            note=runs,
-        )
-    )
-    low = min(MU3S)
-    fails = _paired_cells([(f"mu3 = {low:g}", r8[low, "local"], r8[low, "heuristic"])])
-    _, gap_low = _close_at(r8, [low])
+    row, close8 = _close_row("fig8 close", store, **common)
+    rows.append(row)
+    _, lows = _spoken("fig8 fails")
+    fails = _statement_cells("fig8 fails", r8)
+    _, gap_low = _close_at(r8, lows)
     rows.append(
         _row(
             "fig8 fails",
-            _holds(fails) and not close8[low],
+            _holds(fails) and not any(close8[k] for k in lows),
             "local - heuristic, paired: " + "; ".join(fails["all"]) + f"; {gap_low}",
-            paper=FIG8_QUOTES["fails"],
+            paper=STATEMENTS["fig8 fails"].quote,
             cause=_cells_cause(fails) or "the heuristic is close to the optimum there",
-            replicates=n,
-            note=runs,
+            **common,
         )
     )
 
     # Fig. 9: p at load 0.8
     r9 = ensemble_runs(store, "Fig. 9")
-    close9, gap9 = _close_at(r9, PS)
-    rows.append(
-        _row(
-            "fig9 close",
-            all(close9.values()),
-            gap9,
-            cause=_far(close9, PS),
-            replicates=n,
-            note=runs,
-        )
-    )
+    rows.append(_close_row("fig9 close", store, **common)[0])
     means = {k: float(np.mean(r9[k, "optimal"])) for k in PS}
     top = max(means, key=means.get)
     ends = [k for k in (min(PS), max(PS)) if k != top]
@@ -434,8 +414,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             cause=_cells_cause(above)
             if interior
             else f"the optimal cost is highest at p = {top:g}, an end of the range",
-            replicates=n,
-            note=runs,
+            **common,
         )
     )
     return rows

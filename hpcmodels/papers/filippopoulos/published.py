@@ -4,6 +4,8 @@ statements quoted from Sections 5-6 and the parameter points of Figs. 5-9."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 EXPERIMENT_1 = dict(rho1=0.8, rho2=0.8, p=0.6, mu3=0.7)
@@ -47,25 +49,73 @@ MU3S = (0.4, 0.5, 0.6, 0.7, 0.8)
 PS = (0.2, 0.4, 0.6, 0.8)
 
 
-SIM_CLAIMS = {  # Section 6's statements on Figs. 5-9 as report rows name them: (item, quantity)
-    "fig5 close": ("Fig. 5", "the heuristic is close to optimal (within 5 %) at loads <= 0.8"),
-    "fig5 behind": ("Fig. 5", "the heuristic falls behind the optimum at loads > 0.85"),
-    "fig5 beats local": ("Fig. 5", "the heuristic beats the local policy at every load"),
-    "fig6 grows": ("Fig. 6", "the reduction of optimal over local grows with the load"),
-    "fig7 close": ("Fig. 7", "with equal costs the heuristic stays close to optimal"),
-    "fig8 beneficial": ("Fig. 8", "co-allocation is beneficial above mu3 = 0.4 (at Fig. 8's "
-                        "points 0.5-0.8 the optimum co-allocates and costs less than the local "
-                        "policy)"),
-    "fig8 very well": ("Fig. 8", "the heuristic performs very well when mu3 >= 0.5 (read at "
-                       "its weakest: it costs less than the local policy)"),
-    "fig8 close": ("Fig. 8", "the heuristic is close to optimal for mu3 >= 0.6"),
-    "fig8 fails": ("Fig. 8", "at mu3 = 0.4 the heuristic fails to detect that jobs need not "
-                   "be co-allocated (it costs more than the local policy = the optimum)"),
-    "fig9 close": ("Fig. 9", "the heuristic is close to optimal for every p"),
-    "fig9 balanced": ("Fig. 9", "costs are higher when the two job types are balanced"),
+_OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One of Section 6's statements on Figs. 5-9 as data.
+
+    ``item`` and ``quantity`` name its report row (the quick row and the paper-scale row
+    alike); ``form`` is how it is checked: ``"close"`` (policy ``a``'s cost is close to
+    ``b``'s: :func:`~hpcmodels.papers.report.alike`), ``"beats"`` (``a`` costs less than
+    ``b``; with ``apart``, the heuristic must also not be close to the optimum there), or
+    the name of a check of its own (``"grows"``, ``"balanced"``); ``where`` the figure's
+    points it speaks of, ``(operator, value)`` on the figure's x (``None``: every
+    point); ``quote`` the paper's sentence where the row quotes it; ``shown`` what the
+    quick row lists per point: ``"gap"`` (heuristic - optimal) or ``"verdict"``."""
+
+    item: str
+    quantity: str
+    form: str
+    a: str = "heuristic"
+    b: str = "optimal"
+    where: tuple[str, float] | None = None
+    apart: bool = False
+    quote: str = ""
+    shown: str = "gap"
+
+    def at(self, xs) -> np.ndarray:
+        """Which of the figure's points ``xs`` the statement speaks of."""
+        xs = np.asarray(xs, dtype=float)
+        if self.where is None:
+            return np.ones(len(xs), dtype=bool)
+        op, value = self.where
+        return _OPS[op](xs, value)
+
+
+STATEMENTS = {  # Section 6 on Figs. 5-9 (its text; the quantity says how we read it)
+    "fig5 close": Statement("Fig. 5", "the heuristic is close to optimal (within 5 %) at loads <= 0.8",
+                            "close", where=("<=", 0.8), shown="verdict"),
+    "fig5 behind": Statement("Fig. 5", "the heuristic falls behind the optimum at loads > 0.85",
+                             "beats", "optimal", "heuristic", (">", 0.85), apart=True),
+    "fig5 beats local": Statement("Fig. 5", "the heuristic beats the local policy at every load",
+                                  "beats", "heuristic", "local"),
+    "fig6 grows": Statement("Fig. 6", "the reduction of optimal over local grows with the load",
+                            "grows", "optimal", "local"),
+    "fig7 close": Statement("Fig. 7", "with equal costs the heuristic stays close to optimal",
+                            "close"),
+    "fig8 beneficial": Statement("Fig. 8", "co-allocation is beneficial above mu3 = 0.4 (at Fig. "
+                                 "8's points 0.5-0.8 the optimum co-allocates and costs less than "
+                                 "the local policy)", "beats", "optimal", "local", (">", 0.4),
+                                 quote=FIG8_QUOTES["beneficial"]),
+    "fig8 very well": Statement("Fig. 8", "the heuristic performs very well when mu3 >= 0.5 (read "
+                                "at its weakest: it costs less than the local policy)", "beats",
+                                "heuristic", "local", (">=", 0.5), quote=FIG8_QUOTES["very well"]),
+    "fig8 close": Statement("Fig. 8", "the heuristic is close to optimal for mu3 >= 0.6", "close",
+                            where=(">=", 0.6)),
+    "fig8 fails": Statement("Fig. 8", "at mu3 = 0.4 the heuristic fails to detect that jobs need "
+                            "not be co-allocated (it costs more than the local policy = the "
+                            "optimum)", "beats", "local", "heuristic", ("<=", 0.4), apart=True,
+                            quote=FIG8_QUOTES["fails"]),
+    "fig9 close": Statement("Fig. 9", "the heuristic is close to optimal for every p", "close"),
+    "fig9 balanced": Statement("Fig. 9", "costs are higher when the two job types are balanced",
+                               "balanced", "optimal", "optimal"),
 }  # fmt: skip
-"""The simulated statements (quick rows: :func:`simulation_claims`, :func:`fig8_claims`;
-paper scale: :func:`ensemble_rows`), one wording for both."""
+"""The simulated statements, checked on the quick runs (:mod:`.claims`) and on the
+paper-scale store (:func:`~.ensemble.ensemble_rows`) under one wording."""
+SIM_CLAIMS = {key: (s.item, s.quantity) for key, s in STATEMENTS.items()}
+"""Each statement's report row: (item, quantity)."""
 
 ENSEMBLE_COMPLETIONS = 2_000_000  # Section 6: "2.000.000 jobs completions were simulated"
 ENSEMBLE_REPLICATES = 60  # "a 95% confidence interval was computed by 60 independent replications"

@@ -11,18 +11,15 @@ import pandas as pd
 
 from ...errors import InvalidParameter
 from ...mdp import solve
-from ..report import alike, claim, compare_claim, compare_value, fmt_series
+from ..report import claim, compare_claim, compare_value, fmt_series
 from .model import model
 from .policies import EXPERIMENT_STEPS, WINDOW, _quadrant, policy_comparison
 from .published import (
     BEYOND_WINDOW,
     EXPERIMENT_1,
     EXPERIMENT_2,
-    FIG8_QUOTES,
     PAPER_ITERATIONS,
     PAPER_STATES,
-    PAPER_THETA,
-    SIM_CLAIMS,
 )
 
 # ------------------------------------------------------------------ rows: Sections 4-5
@@ -273,197 +270,5 @@ def extent_claims(loads: pd.DataFrame, mu3s: pd.DataFrame, steps: pd.DataFrame) 
             cause="the paper compares Fig. 2 (load 0.8) with Figs. 3-4 (load 0.9), "
             "where mu3 and p change too; from one to the other, one parameter at a "
             f"time, co-allocating states: {path}",
-        ),
-    ]
-
-
-def _pivot(df: pd.DataFrame, x: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return (
-        df.pivot(index=x, columns="policy", values="average_cost"),
-        df.pivot(index=x, columns="policy", values="ci"),
-    )
-
-
-def _close(cost: pd.DataFrame, ci: pd.DataFrame, a: str, b: str) -> pd.Series:
-    """Whether policy ``a``'s cost is "close" to policy ``b``'s at each point: the
-    project's one meaning of close (:func:`~hpcmodels.papers.report.alike`: within 5 %,
-    or the two 95 % confidence intervals overlap)."""
-    return pd.Series(
-        {k: alike([cost.at[k, a], cost.at[k, b]], [ci.at[k, a], ci.at[k, b]]) for k in cost.index},
-        dtype=bool,
-    )
-
-
-def _gap(cost: pd.DataFrame, ci: pd.DataFrame, where, name: str) -> str:
-    """The heuristic's excess over the optimum at the points ``where`` (a measurement)."""
-    return "; ".join(
-        f"{name} = {k:g}: heuristic {cost.at[k, 'heuristic']:.2f} +- "
-        f"{ci.at[k, 'heuristic']:.2f}, optimal {cost.at[k, 'optimal']:.2f} +- "
-        f"{ci.at[k, 'optimal']:.2f} "
-        f"({100 * (cost.at[k, 'heuristic'] / cost.at[k, 'optimal'] - 1):+.1f} %)"
-        for k in cost.index[where]
-    )
-
-
-_UNEXPLAINED = "beyond 5 % and the 95 % intervals; cause not identified"
-_PAIRED = "point estimates (the policies' runs at a point share their seeds: common random numbers)"
-
-
-def simulation_claims(
-    fig5: pd.DataFrame,
-    fig7: pd.DataFrame,
-    fig8: pd.DataFrame,
-    fig9: pd.DataFrame,
-    threshold: float,
-    extent_loads: pd.DataFrame,
-    extent_mu3: pd.DataFrame,
-) -> list[dict]:
-    """Section 6's statements about Figs. 5-9, from :func:`policy_costs` frames, the
-    threshold of :func:`coallocation_threshold` and the :func:`coallocation_extent`
-    frames over Fig. 5's loads and Fig. 8's mu3."""
-    c5, ci5 = _pivot(fig5, "rho")
-    reduction = 100 * (1 - c5["optimal"] / c5["local"])
-    close5 = _close(c5, ci5, "heuristic", "optimal")
-    moderate = c5.index <= 0.8
-    behind = ~close5 & (c5["heuristic"] > c5["optimal"])
-    c7, ci7 = _pivot(fig7, "rho")
-    close7 = _close(c7, ci7, "heuristic", "optimal")
-    c9, ci9 = _pivot(fig9, "p")
-    close9 = _close(c9, ci9, "heuristic", "optimal")
-    beats = c5["heuristic"] < c5["local"]
-    peak = reduction.idxmax()
-    extent = extent_loads.set_index("rho")["optimal"]
-    return [
-        claim(
-            *SIM_CLAIMS["fig5 close"],
-            close5[moderate].all(),
-            fmt_series(close5),
-            cause=_gap(c5, ci5, moderate & ~close5.to_numpy(), "rho") + f": {_UNEXPLAINED}",
-        ),
-        claim(
-            *SIM_CLAIMS["fig5 behind"],
-            behind[c5.index > 0.85].all(),
-            fmt_series((c5["heuristic"] - c5["optimal"]).round(2)),
-            cause="the heuristic is close to optimal at "
-            + ", ".join(f"{k:g}" for k in c5.index[(c5.index > 0.85) & ~behind.to_numpy()]),
-        ),
-        claim(
-            *SIM_CLAIMS["fig5 beats local"],
-            beats.all(),
-            fmt_series((c5["local"] - c5["heuristic"]).round(2)),
-            cause="; ".join(
-                f"rho = {k:g}: heuristic {c5.at[k, 'heuristic']:.2f}, local {c5.at[k, 'local']:.2f}"
-                for k in c5.index[~beats.to_numpy()]
-            )
-            + "; cause not identified",
-        ),
-        claim(
-            *SIM_CLAIMS["fig6 grows"],
-            bool(np.all(np.diff(reduction.to_numpy()) > 0)),
-            fmt_series(reduction.round(1)),
-            cause=f"the reduction peaks at rho = {peak:g} ({reduction[peak]:.1f} %) and falls "
-            f"to {reduction.iloc[-1]:.1f} % at rho = {reduction.index[-1]:g}; the optimum "
-            f"co-allocates in fewer window states as the load rises ({fmt_series(extent)}; "
-            "Sec. 5 row)",
-        ),
-        claim(
-            *SIM_CLAIMS["fig7 close"],
-            close7.all(),
-            fmt_series((c7["heuristic"] - c7["optimal"]).round(2)),
-            cause=_gap(c7, ci7, ~close7.to_numpy(), "rho") + f": {_UNEXPLAINED}",
-        ),
-        *fig8_claims(fig8, threshold, extent_mu3),
-        claim(
-            *SIM_CLAIMS["fig9 close"],
-            close9.all(),
-            fmt_series((c9["heuristic"] - c9["optimal"]).round(2)),
-            cause=_gap(c9, ci9, ~close9.to_numpy(), "p") + f": {_UNEXPLAINED}",
-        ),
-        claim(
-            *SIM_CLAIMS["fig9 balanced"],
-            c9["optimal"].idxmax() not in (min(c9.index), max(c9.index)),
-            fmt_series(c9["optimal"].round(2)),
-            cause=f"the optimal cost is highest at p = {c9['optimal'].idxmax():g}",
-        ),
-    ]
-
-
-def fig8_claims(fig8: pd.DataFrame, threshold: float, extent: pd.DataFrame) -> list[dict]:
-    """Section 6's statements about Fig. 8 (mu3 = 0.4-0.8 at load 0.8): the threshold
-    theta (the smallest mu3, grid step 0.01, at which the optimum co-allocates
-    anywhere), where co-allocation pays, and how the heuristic does."""
-    c8, ci8 = _pivot(fig8, "mu3")
-    close8 = _close(c8, ci8, "heuristic", "optimal")
-    pays = c8.index > 0.4
-    lowest = c8.index.min()
-    high = c8.index >= 0.6
-    ext = extent.set_index("mu3")
-    bracket = 0.4 < threshold <= 0.5
-    beneficial = threshold <= 0.5 and bool((c8["optimal"] < c8["local"])[pays].all())
-    better = c8["heuristic"] < c8["local"]
-    worse_than_local = pays & ~better.to_numpy()
-    fails_low = (not close8[lowest]) and c8.at[lowest, "heuristic"] > c8.at[lowest, "local"]
-    heuristic_states = "; ".join(
-        f"{k:g}: {ext.at[k, 'heuristic_x1_1']} vs {ext.at[k, 'optimal_x1_1']}" for k in ext.index
-    )
-    return [
-        claim(
-            "Fig. 8",
-            "co-allocation never pays for mu3 <= 0.4 (optimal = local)",
-            threshold > 0.4,
-            f"the optimal policy first co-allocates at mu3 = {threshold:g}",
-            cause=f"the Delta = 30 optimum co-allocates already at mu3 = {threshold:g}",
-        ),
-        compare_value(
-            "Fig. 8",
-            "threshold theta on mu3 below which optimal = local",
-            PAPER_THETA,
-            threshold,
-            kind="approximate",
-            note="smallest mu3 (grid step 0.01) at which the Delta = 30 optimum "
-            "co-allocates in any state",
-            cause="the paper's theta is read on Fig. 8's points (step 0.1): "
-            + (
-                "ours lies in the same bracket, optimal = local at 0.4 and not at 0.5"
-                if bracket
-                else f"ours ({threshold:g}) is outside (0.4, 0.5]"
-            ),
-        ),
-        compare_claim(
-            *SIM_CLAIMS["fig8 beneficial"],
-            FIG8_QUOTES["beneficial"],
-            beneficial,
-            "optimal - local: " + fmt_series((c8["optimal"] - c8["local"]).round(2)),
-            cause=f"the optimum first co-allocates at mu3 = {threshold:g}; optimal - local: "
-            + fmt_series((c8["optimal"] - c8["local"]).round(2)),
-            note=_PAIRED,
-        ),
-        compare_claim(
-            *SIM_CLAIMS["fig8 very well"],
-            FIG8_QUOTES["very well"],
-            bool(better[c8.index >= 0.5].all()),
-            "local - heuristic: " + fmt_series((c8["local"] - c8["heuristic"]).round(2)),
-            cause="; ".join(
-                f"mu3 = {k:g}: heuristic {c8.at[k, 'heuristic']:.2f}, local {c8.at[k, 'local']:.2f}"
-                for k in c8.index[worse_than_local]
-            )
-            + "; the heuristic's rule ignores mu3: co-allocating window states (x1 = 1), "
-            f"heuristic vs optimum, by mu3: {heuristic_states}",
-            note=_PAIRED,
-        ),
-        claim(
-            *SIM_CLAIMS["fig8 close"],
-            close8[high].all(),
-            fmt_series((c8["heuristic"] - c8["optimal"]).round(2)),
-            cause=_gap(c8, ci8, high & ~close8.to_numpy(), "mu3") + f": {_UNEXPLAINED}",
-        ),
-        compare_claim(
-            *SIM_CLAIMS["fig8 fails"],
-            FIG8_QUOTES["fails"],
-            bool(fails_low),
-            f"mu3 = {lowest:g}: heuristic {c8.at[lowest, 'heuristic']:.2f} +- "
-            f"{ci8.at[lowest, 'heuristic']:.2f}, local {c8.at[lowest, 'local']:.2f} +- "
-            f"{ci8.at[lowest, 'local']:.2f}",
-            cause="the heuristic's cost is close to (or below) the local policy's there",
         ),
     ]
