@@ -10,6 +10,7 @@ import pytest
 from hpcmodels.bandwidth import SECTION4, SECTION6, run_point
 from hpcmodels.bandwidth.modules import A1, a1_brute_force, decide_many, module_split
 from hpcmodels.papers import jones2005 as jo
+from hpcmodels.papers.jones2005 import points as jo_points
 
 SHORT6 = SECTION6.scaled(4_000)
 
@@ -107,8 +108,8 @@ def test_surfaces_resume_from_the_sweep_cache_without_recomputing(tmp_path, monk
     """surface_grid is a sweep: the same frame without and with a cache folder, and a
     second call reads every point from the cache (no run)."""
     calls = []
-    real = jo.run_point
-    monkeypatch.setattr(jo, "run_point", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    real = jo_points.run_point
+    monkeypatch.setattr(jo_points, "run_point", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
     s = SECTION6.scaled(1_000)
     kw = dict(bsbws=(300, 800), lslts=(1.0,), labels=("A1", "B3 (70%)"), progress=False,
               client="serial")  # fmt: skip
@@ -124,14 +125,14 @@ def test_surfaces_resume_from_the_sweep_cache_without_recomputing(tmp_path, monk
 
 
 def test_a_failing_point_is_an_error_naming_it(monkeypatch):
-    real = jo.run_point
+    real = jo_points.run_point
 
     def run_point(strategy, *args, **kw):
         if strategy == "b1":
             raise RuntimeError("B1 fails on purpose")
         return real(strategy, *args, **kw)
 
-    monkeypatch.setattr(jo, "run_point", run_point)
+    monkeypatch.setattr(jo_points, "run_point", run_point)
     with pytest.raises(RuntimeError, match=r"1 of 5 points of strategy_point \(Fig. 13\) failed; "
                        r"the first, \{'strategy': 'b1', .*'bsbw': 300.0, .*B1 fails on purpose"):  # fmt: skip
         jo.fig13(SECTION6.scaled(500), bsbws=(300,), progress=False, client="serial")

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from hpcmodels.papers import jones2005 as jo
+from hpcmodels.papers.jones2005.ensemble import _surface_label, _surface_rows
 from hpcmodels.papers.store import _rows
 
 # a surface that agrees with every claim: B3 goes from B1's level (70 %) to Migration
@@ -38,7 +39,7 @@ def _store(att=_att, over: float = -0.01) -> pd.DataFrame:
                 {jo.ensemble_key("baseline", p["strategy"], p["selection"], 0, 0): value}
             )
             continue
-        label = jo._surface_label(p["strategy"], p["chunk"])
+        label = _surface_label(p["strategy"], p["chunk"])
         key = jo.ensemble_key(p["study"], p["strategy"], p["selection"], p["bsbw"], p["chunk"],
                               p["lslt"])  # fmt: skip
         out = {key: att(label, p["bsbw"], p["lslt"], p["replicate"])}
@@ -49,7 +50,7 @@ def _store(att=_att, over: float = -0.01) -> pd.DataFrame:
 
 
 def _surface_claims(frame: pd.DataFrame) -> dict[str, dict]:
-    return {r["quantity"]: r for r in jo._surface_rows(frame)}
+    return {r["quantity"]: r for r in _surface_rows(frame)}
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +118,7 @@ def test_mean_surfaces_are_the_seed_means_in_the_quick_shape(agreeing):
     cut = jo.cuts(means)["LSLT 100%"]  # the quick figures' cuts take the mean surfaces
     assert list(cut.columns) == sorted(jo.SURFACES) and len(cut) == len(jo.BSBWS)
     assert jo.surface_runs(agreeing.iloc[:0]).empty
-    assert jo._surface_rows(agreeing[agreeing["study"] != "surface"]) == []
+    assert _surface_rows(agreeing[agreeing["study"] != "surface"]) == []
 
 
 @pytest.mark.parametrize(

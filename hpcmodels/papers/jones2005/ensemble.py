@@ -1,0 +1,448 @@
+"""Section 6 at paper scale (400,000 jobs per cluster, Section 6.1): the store's points
+(:func:`ensemble_points`, :func:`ensemble_point`, read by :mod:`hpcmodels.papers.store`
+by name), the surfaces' means and the claims judged on the paired runs
+(:func:`ensemble_rows`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...bandwidth import SECTION6, run_point
+from ...errors import check_frame
+from ..ensemble import ensemble_value, paired_claim, summarize
+from ..store import values
+from .published import BASELINES, BSBWS, LSLTS, SURFACES, VARIETY
+from .rows import _claim
+
+BASELINE_REPLICATES = 20  # issue 24: >= 20 for Section 6.3's baselines
+# a figure grid at paper scale: >= 3 seeds per point (issue 24; 10 would take ~5 h here)
+SURFACE_REPLICATES = 3
+READINGS = {"first_available": "one pass", "first_available_once": "one job per event"}
+LINK_OVER_LSLT = "highest link level minus LSLT"  # A1's, Section 6.3 (<= 0: never beyond)
+
+
+def _surface_label(strategy: str, chunk: float) -> str:
+    if strategy == "first_fit":
+        return "First-Fit"
+    return f"B3 ({chunk:.0%})" if strategy == "b3" else strategy.upper()
+
+
+def ensemble_key(
+    study: str,
+    strategy: str,
+    selection: str,
+    bsbw: float,
+    chunk: float,
+    lslt: float = 1.0,
+    what: str = "ATT (s)",
+) -> str:
+    """The store's item key of one run: ``item | quantity`` as the report rows name it
+    (``what``: the quantity, ATT or :data:`LINK_OVER_LSLT`)."""
+    if study == "baseline":
+        return f"Section 6.3 ({READINGS[selection]}) | {strategy} ATT (s)"
+    return (
+        f"Section 6.3, LSLT {round(lslt * 100)} % | {_surface_label(strategy, chunk)} "
+        f"{what} at {bsbw:.0f} Mbps"
+    )
+
+
+def ensemble_points() -> list[dict]:
+    """Section 6 at paper scale (400,000 jobs per cluster, Section 6.1): the Migration
+    Only and Ideal baselines under both FPFS readings, :data:`BASELINE_REPLICATES` seeds
+    each; Figs. 14-21's surfaces, every module of :data:`SURFACES` over BSBW 200-900
+    Mbps x LSLT 40-120 %, :data:`SURFACE_REPLICATES` seeds each (the same seeds for
+    every module, and the first ones of the baselines': paired), with First-Fit at LSLT
+    100 % on the same seeds for Fig. 13."""
+    jobs = SECTION6.jobs_per_cluster
+    run = dict(selection="first_available", jobs_per_cluster=jobs)
+    points = [
+        dict(
+            study="baseline",
+            strategy=st,
+            selection=sel,
+            jobs_per_cluster=jobs,
+            bsbw=500.0,
+            lslt=1.0,
+            chunk=0.8,
+            replicate=r,
+        )
+        for r in range(BASELINE_REPLICATES)
+        for sel in READINGS
+        for st in BASELINES
+    ]
+    for r in range(SURFACE_REPLICATES):
+        points += [
+            dict(
+                study="surface",
+                strategy=strategy,
+                **run,
+                bsbw=bsbw,
+                lslt=lslt,
+                chunk=chunk,
+                replicate=r,
+            )
+            for lslt in LSLTS
+            for bsbw in BSBWS
+            for strategy, chunk in SURFACES.values()
+        ]
+        points += [
+            dict(
+                study="fig13",
+                strategy="first_fit",
+                **run,
+                bsbw=bsbw,
+                lslt=1.0,
+                chunk=0.8,
+                replicate=r,
+            )
+            for bsbw in BSBWS
+        ]
+    return points
+
+
+def ensemble_point(
+    study: str,
+    strategy: str,
+    selection: str,
+    jobs_per_cluster: int,
+    bsbw: float,
+    lslt: float,
+    chunk: float,
+    replicate: int,
+) -> dict:
+    """One single run of the Section 6.1 set-up with ``jobs_per_cluster`` jobs per
+    cluster, workload seed ``replicate``: ``{item key: ATT}``, and for A1 also its
+    highest link level minus the LSLT (:data:`LINK_OVER_LSLT`)."""
+    setup = SECTION6.scaled(int(jobs_per_cluster))
+    r = run_point(
+        strategy, setup, bsbw=bsbw, lslt=lslt, chunk=chunk, selection=selection, seed=int(replicate)
+    )
+    out = {ensemble_key(study, strategy, selection, bsbw, chunk, lslt): r["att"]}
+    if strategy == "a1":
+        key = ensemble_key(study, strategy, selection, bsbw, chunk, lslt, LINK_OVER_LSLT)
+        out[key] = r["max_link_level"] - lslt
+    return out
+
+
+def ensemble_cost(point: dict) -> float:
+    """Relative cost of recomputing a point: migration only is the cheapest run."""
+    return {"migration_only": 1.0, "ideal": 1.5}.get(point["strategy"], 2.5) * point[
+        "jobs_per_cluster"
+    ]
+
+
+def ensemble_rows(store: pd.DataFrame) -> list[dict]:
+    """Section 6.3 judged on the ensembles (:mod:`hpcmodels.papers.ensemble`): each baseline
+    against the distribution of one run (the paper reports one run per strategy), the
+    two FPFS readings paired run by run; "at LSLT 100 % the B3 algorithms beat A1" on
+    the paired differences B3 - A1 of every (chunk, BSBW) cell."""
+
+    rows = []
+    for strategy, paper in BASELINES.items():
+        one = values(store, ensemble_key("baseline", strategy, "first_available", 0, 0))
+        for selection in READINGS:
+            key = ensemble_key("baseline", strategy, selection, 0, 0)
+            x = values(store, key)
+            note = f"{SECTION6.jobs_per_cluster:,} jobs per cluster, one seed per run"
+            if selection != "first_available":
+                d = summarize(x - one)
+                note += (
+                    f"; paired with the one-pass reading on the same streams: "
+                    f"{d.mean:+.1f} +- {d.ci:.1f} s"
+                )
+            item, quantity = key.split(" | ")
+            rows.append(ensemble_value(item, quantity, paper, x, kind="time", k=1, note=note))
+    cells = store[store["item"].str.startswith("Section 6.3, LSLT 100 %")]
+    if cells.empty:
+        return rows
+    better = worse = unresolved = 0
+    chunks = sorted(cells.loc[cells["strategy"] == "b3", "chunk"].unique())
+    for bsbw in sorted(cells["bsbw"].unique()):
+        a1 = values(store, ensemble_key("surface", "a1", "", bsbw, 0))
+        for chunk in chunks:
+            b3 = values(store, ensemble_key("surface", "b3", "", bsbw, chunk))
+            row = paired_claim(
+                "Section 6.3, LSLT 100 %",
+                f"B3 ({chunk:.0%}) beats A1 at {bsbw:.0f} Mbps",
+                b3,
+                a1,
+                a_name=f"B3 ({chunk:.0%})",
+                b_name="A1",
+            )
+            better += row["verdict"] == "qualitative"
+            worse += row["reason"].startswith("reversed")
+            unresolved += "contains 0" in row["reason"]
+    n = better + worse + unresolved
+    reps = int(cells["replicate"].nunique())
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "at LSLT 100 % the B3 algorithms beat A1",
+            "even at 100 %, B3 better than A1",
+            f"paired over {reps} seeds per cell: B3 better (95 % CI below 0) in "
+            f"{better} of {n} (chunk, BSBW) cells, A1 better in {worse}, "
+            f"unresolved in {unresolved}",
+            better >= n / 2,
+            f"B3 is better in fewer than half of the cells ({better} of {n}) on the "
+            "paired differences",
+        )
+    )
+    return rows + _surface_rows(store) + _fig13_rows(store)
+
+
+def _fig13_rows(store: pd.DataFrame) -> list[dict]:
+    """Fig. 13's claims on the paired runs of every BSBW at LSLT 100 % (the same seeds
+    for First-Fit, A1, B1 and the Migration Only baseline): A1 and B1 beat First-Fit at
+    every BSBW; First-Fit becomes worse than Migration Only as BSBW grows."""
+
+    key = ensemble_key("surface", "first_fit", "", 0.0, 0.8).split(" at ")[0]
+    if not store["item"].str.startswith(key).any():
+        return []
+    cells = store[store["item"].str.startswith(key)]
+    bsbws = sorted(cells["bsbw"].unique())
+    reps = sorted(cells["replicate"].unique())
+    mo = values(store, ensemble_key("baseline", "migration_only", "first_available", 0, 0))
+    mo = mo[: len(reps)]  # the baselines' seeds 0, 1, ...: the same streams
+    verdicts = {"A1": [], "B1": []}
+    worse_than_mo = []
+    for bsbw in bsbws:
+        ff = values(store, ensemble_key("surface", "first_fit", "", bsbw, 0.8))
+        for name, strategy in (("A1", "a1"), ("B1", "b1")):
+            x = values(store, ensemble_key("surface", strategy, "", bsbw, 0.8))
+            row = paired_claim(
+                "Fig. 13",
+                f"{name} beats First-Fit at {bsbw:.0f} Mbps",
+                x,
+                ff,
+                a_name=name,
+                b_name="First-Fit",
+            )
+            verdicts[name].append((bsbw, row))
+        row = paired_claim(
+            "Fig. 13",
+            f"Migration Only beats First-Fit at {bsbw:.0f} Mbps",
+            mo,
+            ff,
+            a_name="Migration Only",
+            b_name="First-Fit",
+        )
+        if row["verdict"] == "qualitative":
+            worse_than_mo.append(bsbw)
+    parts, reversed_, unresolved = [], [], []
+    for name, rows in verdicts.items():
+        wins = [b for b, r in rows if r["verdict"] == "qualitative"]
+        rev = [(b, r) for b, r in rows if r["reason"].startswith("reversed")]
+        open_ = [(b, r) for b, r in rows if "contains 0" in r["reason"]]
+        parts.append(
+            f"{name} better (95 % CI below 0) at {len(wins)} of {len(rows)} BSBWs, "
+            f"First-Fit better at {len(rev)}, unresolved at {len(open_)}"
+        )
+        reversed_ += [f"{name} at {b:.0f} Mbps ({r['ours']})" for b, r in rev]
+        unresolved += [f"{name} at {b:.0f} Mbps ({r['ours']})" for b, r in open_]
+    n = len(reps)
+    cause = "; ".join(
+        ([f"First-Fit better on the paired runs: {'; '.join(reversed_)}"] if reversed_ else [])
+        + ([f"the paired 95 % CI contains 0: {'; '.join(unresolved)}"] if unresolved else [])
+    )
+    out = [
+        _claim(
+            "Fig. 13",
+            "A1 and B1 outperform First-Fit",
+            "over the entire range of BSBW",
+            f"paired over {n} seeds per BSBW: " + "; ".join(parts),
+            not reversed_ and not unresolved,
+            cause,
+        )
+    ]
+    out.append(
+        _claim(
+            "Fig. 13",
+            "First-Fit vs Migration Only",
+            "quickly becomes less effective than migration",
+            (
+                f"paired over {n} seeds: Migration Only better (95 % CI) from "
+                f"{min(worse_than_mo):.0f} Mbps, at {len(worse_than_mo)} of {len(bsbws)} "
+                "BSBWs"
+            )
+            if worse_than_mo
+            else "Migration Only never better on the paired runs",
+            bool(worse_than_mo),
+        )
+    )
+    return out
+
+
+def surface_runs(store: pd.DataFrame) -> pd.DataFrame:
+    """The stored runs of Figs. 14-21: one row per (module ``label``, ``bsbw``,
+    ``lslt``, ``replicate``) with its ``att`` (empty when the store has none)."""
+
+    check_frame(
+        "store", store, ("item", "value", "replicate", "study", "strategy", "chunk", "bsbw", "lslt")
+    )
+    att = store["item"].str.contains(" ATT (s) at ", regex=False)
+    runs = store[(store["study"] == "surface") & att]
+    labels = [_surface_label(st, c) for st, c in zip(runs["strategy"], runs["chunk"], strict=True)]
+    return pd.DataFrame(
+        {
+            "label": labels,
+            "bsbw": runs["bsbw"].to_numpy(),
+            "lslt": runs["lslt"].to_numpy(),
+            "replicate": runs["replicate"].to_numpy(),
+            "att": runs["value"].to_numpy(),
+        }
+    )
+
+
+def surface_means(store: pd.DataFrame) -> pd.DataFrame:
+    """Figs. 14-21 at paper scale: the mean ATT over the stored seeds of each (module,
+    BSBW, LSLT) point, with its standard deviation and number of seeds; shaped like
+    :func:`surface_grid` (``label``, ``bsbw``, ``lslt``, ``att``), so
+    :func:`hpcmodels.plots.surface_panels` and :func:`cuts` take it."""
+    grouped = surface_runs(store).groupby(["label", "bsbw", "lslt"])["att"]
+    return grouped.agg(att="mean", att_sd="std", replicates="size").reset_index()
+
+
+def baseline_means(store: pd.DataFrame) -> dict[str, float]:
+    """Migration Only's and Ideal's mean ATT over the stored seeds (one-pass reading):
+    the limits drawn across the paper-scale cuts."""
+
+    check_frame("store", store, ("item", "value", "replicate"))
+
+    return {
+        st: float(values(store, ensemble_key("baseline", st, "first_available", 0, 0)).mean())
+        for st in BASELINES
+    }
+
+
+def _per_replicate(att: pd.DataFrame, stat) -> pd.Series:
+    """``stat`` (a function of one replicate's surfaces: rows (bsbw, lslt), columns the
+    modules) for each replicate."""
+    return att.groupby(level="replicate").apply(lambda part: stat(part.droplevel("replicate")))
+
+
+def _surface_rows(store: pd.DataFrame) -> list[dict]:
+    """Section 6.3's claims on the surfaces at paper scale, each judged on paired runs
+    (:func:`hpcmodels.papers.ensemble.paired_claim`): a claim about one point compares the
+    modules seed by seed there; a claim about the whole grid computes its statistic on
+    each seed's surfaces (against that seed's Migration Only baseline) and compares the
+    statistics seed by seed."""
+
+    runs = surface_runs(store)
+    if runs.empty:
+        return []
+    att = runs.pivot_table(index=["replicate", "bsbw", "lslt"], columns="label", values="att")
+    reps = att.index.get_level_values("replicate").unique()
+    n, points = len(reps), len(att) // len(reps)
+    rows = []
+    over = store.loc[store["item"].str.contains(LINK_OVER_LSLT, regex=False), "value"]
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "A1 never saturates a link beyond the LSLT",
+            "never beyond the threshold",
+            f"highest level minus LSLT over {len(over)} runs ({n} seeds): {over.max():+.2e}",
+            over.max() <= 1e-9,
+        )
+    )
+    b3 = [c for c in att.columns if c.startswith("B3")]
+    wins = 0
+    for _, cell in att.groupby(level=["bsbw", "lslt"]):
+        wins += any(
+            paired_claim("", "", cell[c], cell["A1"])["verdict"] == "qualitative" for c in b3
+        )
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "B3 outperforms A1 in a variety of circumstances",
+            "B3 better than A1 at many settings",
+            f"paired over {n} seeds: some B3 better than A1 (95 % CI below 0) at "
+            f"{wins} of {points} (BSBW, LSLT) points ({wins / points:.0%})",
+            wins / points >= VARIETY,
+            f"fewer than {VARIETY:.0%} of the points have a B3 better than A1 on the paired runs",
+        )
+    )
+    mo = pd.Series(
+        values(store, ensemble_key("baseline", "migration_only", "first_available", 0, 0))[:n],
+        index=reps,
+    )
+    lo_c, hi_c = b3[0], b3[-1]
+
+    def gap(label: str, to) -> pd.Series:
+        """Per seed, the grid mean of |label - to| (``to``: a module, or ``mo``)."""
+        return pd.Series(
+            {
+                r: float(
+                    (att.loc[r, label] - (att.loc[r, to] if isinstance(to, str) else to[r]))
+                    .abs()
+                    .mean()
+                )
+                for r in reps
+            }
+        )
+
+    for claim, quantity, a, b, an, bn in (
+        (
+            "closer to Migration Only at 90 % than at 70 %",
+            "B3 tends to Migration Only as the chunk grows",
+            gap(hi_c, mo),
+            gap(lo_c, mo),
+            f"|{hi_c} - MO|",
+            f"|{lo_c} - MO|",
+        ),
+        (
+            "closer to B1 at 70 % than at 90 %",
+            "B3 tends to B1 as the chunk shrinks",
+            gap(lo_c, "B1"),
+            gap(hi_c, "B1"),
+            f"|{lo_c} - B1|",
+            f"|{hi_c} - B1|",
+        ),
+    ):
+        row = paired_claim(
+            "Section 6.3",
+            quantity,
+            a,
+            b,
+            a_name=an,
+            b_name=bn,
+            note="grid means of each seed's surfaces",
+        )
+        rows.append(dict(row, paper=claim))
+    means = _per_replicate(att, lambda a: a.mean())
+    others = means.drop(columns="B4")
+    closest = others.mean().idxmax()
+    row = paired_claim(
+        "Section 6.3",
+        "B4 (load balancing) performs worst",
+        means[closest],
+        means["B4"],
+        a_name=closest,
+        b_name="B4",
+        note="grid-mean ATT of each seed; the module closest to B4 shown",
+    )
+    beaten = sum(
+        paired_claim("", "", means[c], means["B4"])["verdict"] == "qualitative"
+        for c in others.columns
+    )
+    rows.append(
+        dict(
+            row,
+            paper="worst overall",
+            ours=f"{row['ours']}; B4 worse than {beaten} of {others.shape[1]} "
+            "modules on the paired runs",
+        )
+    )
+    spread = _per_replicate(att, lambda a: a.groupby(level="lslt").std().mean())
+    class_b = [c for c in spread.columns if c.startswith("B") and c not in b3]
+    best_b3, best_other = spread[b3].min(axis=1), spread[class_b].min(axis=1)
+    row = paired_claim(
+        "Section 6.3",
+        "B3 is the most stable class B module over BSBW",
+        best_b3,
+        best_other,
+        a_name="the steadiest B3",
+        b_name=f"the steadiest of {', '.join(class_b)}",
+        note="std of ATT over BSBW, averaged over LSLT, per seed",
+    )
+    rows.append(dict(row, paper="B3 most stable with respect to BSBW"))
+    return rows

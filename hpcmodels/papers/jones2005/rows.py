@@ -1,0 +1,335 @@
+"""Report rows: the Section 6.3 baselines, Section 4.4's penalty ranges and claims,
+Section 6.3's and Fig. 13's claims and Table 1, judged on the builders' frames (every
+tolerance a kind of :mod:`hpcmodels.papers.report`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...stats import t_interval
+from ..report import alike, compare_claim, compare_value
+from .published import BASELINES, PENALTY_RANGES, VARIETY
+from .section6 import _nearest, fig13_limits, fig13_lines
+
+
+def _claim(item: str, quantity: str, claim: str, ours: str, holds, cause: str = "") -> dict:
+    """A claim whose quantity is not its own text (:func:`report.compare_claim`)."""
+    return compare_claim(item, quantity, claim, bool(holds), ours, cause=cause)
+
+
+def baseline_rows(frame: pd.DataFrame) -> list[dict]:
+    """Migration Only and Ideal against Section 6.3, under each reading of FPFS (the
+    other reading's row says how far it lies from the default on the same workload)."""
+    rows = []
+    att = frame.set_index(["selection", "strategy"])["att"]
+    for row in frame[frame["strategy"].isin(list(BASELINES))].itertuples():
+        paper = BASELINES[row.strategy]
+        default = row.selection == "first_available"
+        reading = "one pass" if default else "one job per event"
+        per = row.jobs // frame.attrs.get("clusters", 4)
+        note = f"{per:,} jobs per cluster ({row.jobs:,} in all), 95 % CI +-{row.att_ci:.0f} s (batch means)"
+        if not default:
+            other = att.get(("first_available", row.strategy), np.nan)
+            note += (
+                f"; the other reading of FPFS (one start per scheduling event): "
+                f"{row.att - other:+.0f} s from the one-pass reading on the same workload"
+            )
+        cause = (
+            f"{row.att - float(paper):+.0f} s from the paper, beyond the time tolerance and "
+            "the run's CI; cause not identified (the model is checked against an oracle)"
+        )
+        rows.append(
+            compare_value(
+                f"Section 6.3 ({reading})",
+                f"{row.strategy} ATT (s)",
+                paper,
+                row.att,
+                kind="time",
+                ci=row.att_ci,
+                note=note,
+                cause=cause,
+            )
+        )
+    return rows
+
+
+def _outside(mean: float, ci: float, lo: float, hi: float) -> float:
+    """How far ``mean +- ci`` lies outside the printed range ``[lo, hi]`` widened by half
+    its printed precision (0.005); 0 when they meet."""
+    ci = 0.0 if np.isnan(ci) else ci
+    return max(lo - 0.005 - (mean + ci), (mean - ci) - (hi + 0.005), 0.0)
+
+
+def break_even_rows(be: pd.DataFrame) -> list[dict]:
+    """Section 4.4's penalty ranges against our break-even penalties: each model's
+    crossing, the mean over seeds with its 95 % t-interval. The paper's range spans its
+    two models' crossings as read off its plots; the claim holds when each model's
+    interval (widened by half the printed precision, 0.005) meets the range."""
+    rows = []
+    for (limit, m), (lo, hi) in PENALTY_RANGES.items():
+        sub = be[(be["limit"] == limit) & (be["clusters"] == m)]
+        if sub.empty:
+            continue
+        found = {model: t_interval(grp["penalty"]) for model, grp in sub.groupby("model")}
+        seeds = sub["seed"].nunique()
+
+        ours = "; ".join(f"{model} {mean:.3f} +- {ci:.3f}" for model, (mean, ci) in found.items())
+        outside = [
+            f"the {model} crossing {mean:.3f} +- {ci:.3f} lies {_outside(mean, ci, lo, hi):.3f} "
+            f"outside the printed range"
+            for model, (mean, ci) in found.items()
+            if _outside(mean, ci, lo, hi) > 0
+        ]
+        cause = "; ".join(outside) + f" (mean over {seeds} seed(s))"
+        rows.append(
+            _claim(
+                f"Section 4.4 ({m} clusters)",
+                f"break-even penalty vs {limit.replace('_', ' ')}",
+                f"{lo}-{hi}",
+                f"{ours} (95 % interval over {seeds} seeds)",
+                not outside,
+                cause,
+            )
+        )
+    trend = be.groupby(["limit", "clusters"])["penalty"].mean().unstack("clusters")
+    cols = sorted(trend.columns)
+    holds = bool((trend[cols[0]] > trend[cols[-1]]).all())
+    text = "; ".join(
+        f"{limit}: " + ", ".join(f"{m}: {trend.loc[limit, m]:.3f}" for m in cols)
+        for limit in trend.index
+    )
+    rows.append(
+        _claim(
+            "Section 4.4",
+            "break-even penalty falls as clusters grow",
+            "2 -> 8 clusters: lower penalty tolerated",
+            text,
+            holds,
+        )
+    )
+    return rows
+
+
+def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
+    """Section 4.4's claims: the dynamic model is less generous than the fixed one at
+    the same mean penalty; migration's gain over No Share grows with the cluster count;
+    First-Fit falls below Migration Only as BSBW grows."""
+    rows = []
+    co = curves[curves["penalty"] > 1.01].pivot_table(
+        index=["clusters", "bsbw"], columns="model", values="att"
+    )
+    worse = (co["dynamic"] > co["fixed"]).mean() if len(co) else float("nan")
+    rows.append(
+        _claim(
+            "Section 4.4",
+            "dynamic vs fixed penalty model (same mean penalty)",
+            "dynamic not nearly as generous: higher ATT",
+            f"dynamic higher at {worse:.0%} of {len(co)} points with penalty > 1.01",
+            worse >= 0.8,
+        )
+    )
+    lim = lims.pivot(index="clusters", columns="strategy", values="att")
+    gain = (lim["no_share"] - lim["migration_only"]) / lim["no_share"]
+    rows.append(
+        _claim(
+            "Section 4.4",
+            "Migration Only's gain over No Share vs clusters",
+            "grows with the number of clusters",
+            ", ".join(f"{m}: {g:.1%}" for m, g in gain.items()),
+            bool(np.all(np.diff(gain.to_numpy()) > 0)),
+        )
+    )
+    for m, grp in curves[curves["model"] == "dynamic"].groupby("clusters"):
+        mo = lim.loc[m, "migration_only"]
+        worse_at = grp.loc[grp["att"] > mo, "bsbw"]
+        holds = len(worse_at) > 0 and bool(
+            (grp.loc[grp["bsbw"] >= worse_at.min(), "att"] > mo).all()
+        )
+        rows.append(
+            _claim(
+                f"Section 4.4 ({m} clusters)",
+                "First-Fit vs Migration Only",
+                "First-Fit becomes worse than Migration Only as BSBW grows",
+                f"worse from BSBW {worse_at.min():.0f} Mbps"
+                if len(worse_at)
+                else "never worse in the range run",
+                holds,
+            )
+        )
+    return rows
+
+
+def _b3_loses(surf: pd.DataFrame, b3: list[str], scale: pd.DataFrame | None) -> str:
+    """Where B3 loses to A1 at LSLT 100 % in this one run, and what the paired
+    paper-scale ensembles say (``scale``: :func:`ensemble_rows`' frame; one run cannot
+    tell a loss from the seed's noise)."""
+    full = surf[np.isclose(surf["lslt"], _nearest(surf["lslt"], 1.0))]
+    att = full.pivot_table(index="bsbw", columns="label", values="att")
+    loses = att[b3].ge(att["A1"], axis=0)
+    text = f"B3 loses to A1 in {int(loses.to_numpy().sum())} of {loses.size} cells of this run"
+    if scale is not None:
+        paired = scale[scale["quantity"] == "at LSLT 100 % the B3 algorithms beat A1"]
+        if len(paired):
+            text += f"; at paper scale, {paired['ours'].iloc[0]}"
+    return text
+
+
+def _first_fit_wins(f: pd.DataFrame, lost, ideal: float) -> str:
+    """Where First-Fit is not beaten by A1 and B1: whether the three are alike there
+    (report.alike) and how close First-Fit is to Ideal."""
+    alike_at = [b for b in lost if alike(f.loc[b, ["First-Fit", "A1", "B1"]])]
+    gap = ", ".join(f"{b:.0f} Mbps {f.loc[b, 'First-Fit'] / ideal - 1:+.1%}" for b in lost)
+    return (
+        f"at {len(alike_at)} of the {len(lost)} BSBWs where First-Fit is not beaten the "
+        f"three modules are alike (spread <= 5 %); First-Fit against Ideal there: {gap}"
+    )
+
+
+def section6_claims(
+    surf: pd.DataFrame, f13: pd.DataFrame, scale: pd.DataFrame | None = None
+) -> list[dict]:
+    """Section 6.3's claims on the surfaces and Fig. 13's sweep (Migration Only and
+    Ideal from the same workload, :func:`fig13`); ``scale`` (the paper-scale rows,
+    :func:`hpcmodels.papers.store.paper_scale`) supplies the paired verdicts a cause
+    quotes."""
+    rows = []
+    a1 = surf[surf["strategy"] == "a1"]
+    over = float((a1["max_link_level"] - a1["lslt"]).max())
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "A1 never saturates a link beyond the LSLT",
+            "never beyond the threshold",
+            f"highest level minus LSLT over {len(a1)} runs: {over:+.2e}",
+            over <= 1e-9,
+        )
+    )
+    att = surf.pivot_table(index=["bsbw", "lslt"], columns="label", values="att")
+    b3 = [c for c in att.columns if c.startswith("B3")]
+    beats = att[b3].lt(att["A1"], axis=0)
+    share = float(beats.any(axis=1).mean())
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "B3 outperforms A1 in a variety of circumstances",
+            "B3 better than A1 at many settings",
+            f"some B3 better than A1 at {share:.0%} of {len(att)} points",
+            share >= VARIETY,
+        )
+    )
+    full = att.xs(_nearest(surf["lslt"], 1.0), level="lslt")
+    all_b3 = full[b3].lt(full["A1"], axis=0)
+    where = ", ".join(
+        f"{c}: {', '.join(f'{b:.0f}' for b in all_b3.index[all_b3[c]]) or 'none'}" for c in b3
+    )
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "at LSLT 100 % the B3 algorithms beat A1",
+            "even at 100 %, B3 better than A1",
+            f"{int(all_b3.to_numpy().sum())} of {all_b3.size} (chunk, BSBW) cells "
+            f"better; BSBWs where B3 wins: {where}",
+            float(all_b3.to_numpy().mean()) >= 0.5,
+            _b3_loses(surf, b3, scale),
+        )
+    )
+    mo, ideal = fig13_limits(f13).values()
+    lo_c, hi_c = b3[0], b3[-1]
+    to_mo = (att[hi_c] - mo).abs().mean() < (att[lo_c] - mo).abs().mean()
+    to_b1 = (att[lo_c] - att["B1"]).abs().mean() < (att[hi_c] - att["B1"]).abs().mean()
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "B3 tends to Migration Only as the chunk grows",
+            "closer to Migration Only at 90 % than at 70 %",
+            f"mean |B3 - MO|: {lo_c} {(att[lo_c] - mo).abs().mean():.0f} s, "
+            f"{hi_c} {(att[hi_c] - mo).abs().mean():.0f} s",
+            bool(to_mo),
+        )
+    )
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "B3 tends to B1 as the chunk shrinks",
+            "closer to B1 at 70 % than at 90 %",
+            f"mean |B3 - B1|: {lo_c} {(att[lo_c] - att['B1']).abs().mean():.0f} s, "
+            f"{hi_c} {(att[hi_c] - att['B1']).abs().mean():.0f} s",
+            bool(to_b1),
+        )
+    )
+    mean = att.mean()
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "B4 (load balancing) performs worst",
+            "worst overall",
+            ", ".join(f"{k} {v:.0f}" for k, v in mean.items()),
+            mean.idxmax() == "B4",
+        )
+    )
+    spread = att.groupby(level="lslt").std().mean()  # variation with BSBW at each LSLT
+    b_only = spread[[c for c in spread.index if c.startswith("B")]]
+    stable = b_only.idxmin().startswith("B3")
+    rows.append(
+        _claim(
+            "Section 6.3",
+            "B3 is the most stable class B module over BSBW",
+            "B3 most stable with respect to BSBW",
+            "std over BSBW: " + ", ".join(f"{k} {v:.0f}" for k, v in b_only.items()),
+            stable,
+        )
+    )
+    f = fig13_lines(f13)
+    better = bool((f["A1"] < f["First-Fit"]).all() and (f["B1"] < f["First-Fit"]).all())
+    lost = f.index[(f["A1"] >= f["First-Fit"]) | (f["B1"] >= f["First-Fit"])]
+    detail = "; ".join(
+        f"at {b:.0f} Mbps First-Fit {f.loc[b, 'First-Fit']:.0f} s, A1 "
+        f"{f.loc[b, 'A1']:.0f} s, B1 {f.loc[b, 'B1']:.0f} s (Ideal {ideal:.0f} s)"
+        for b in lost
+    )
+    rows.append(
+        _claim(
+            "Fig. 13",
+            "A1 and B1 outperform First-Fit",
+            "over the entire range of BSBW",
+            f"A1 better at {(f['A1'] < f['First-Fit']).mean():.0%}, B1 at "
+            f"{(f['B1'] < f['First-Fit']).mean():.0%} of {len(f)} BSBWs"
+            + (f"; {detail}" if detail else ""),
+            better,
+            _first_fit_wins(f, lost, ideal),
+        )
+    )
+    worse = f.index[f["First-Fit"] > mo]
+    rows.append(
+        _claim(
+            "Fig. 13",
+            "First-Fit vs Migration Only",
+            "quickly becomes less effective than migration",
+            f"First-Fit worse than Migration Only from {worse.min():.0f} Mbps"
+            if len(worse)
+            else "never worse",
+            len(worse) > 0,
+        )
+    )
+    return rows
+
+
+def table1_rows(t1: pd.DataFrame) -> list[dict]:
+    """Table 1: the modules' relative cost (the absolute microseconds are of another
+    machine and implementation; shown, not compared)."""
+    a1 = t1.set_index("module")
+    ratio_paper = a1.loc["A1", "paper_us"] / a1.loc[["B1", "B2", "B3", "B4"], "paper_us"].mean()
+    ratio_ours = a1.loc["A1", "ours_us"] / a1.loc[["B1", "B2", "B3", "B4"], "ours_us"].mean()
+    ratio_loops = (
+        a1.loc["A1", "paper_loops_us"] / a1.loc[["B1", "B2", "B3", "B4"], "ours_us"].mean()
+    )
+    return [
+        _claim(
+            "Table 1",
+            "A1 costs more than the B modules per decision",
+            f"A1 {ratio_paper:.0f}x the B modules' mean",
+            f"ours {ratio_ours:.1f}x (O(m p)); the paper's loops {ratio_loops:.0f}x",
+            ratio_ours > 1 and ratio_loops > 1,
+        ),
+    ]
