@@ -116,9 +116,11 @@ def check_kernel(kernel: str | None) -> None:
 
 
 def paper_of(notebook: Path) -> str | None:
-    """The paper module (``hpcmodels.papers.<name>``) a notebook reproduces: the one
-    whose name appears in the notebook's file name."""
-    names = sorted(p.stem for p in (ROOT / "hpcmodels" / "papers").glob("*.py"))
+    """The paper module (``hpcmodels.papers.<name>``, a module or a package) a notebook
+    reproduces: the one whose name appears in the notebook's file name."""
+    papers = ROOT / "hpcmodels" / "papers"
+    modules = [*papers.glob("*.py"), *(p.parent for p in papers.glob("*/__init__.py"))]
+    names = sorted(p.stem for p in modules)
     return next((n for n in names if n in notebook.stem and n not in ("__init__", "report")), None)
 
 
