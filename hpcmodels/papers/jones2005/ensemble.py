@@ -11,7 +11,7 @@ from ...bandwidth import SECTION6, run_point
 from ...errors import check_frame
 from ..ensemble import ensemble_value, paired_claim, summarize
 from ..store import values
-from .published import BASELINES, BSBWS, LSLTS, SURFACES, VARIETY
+from .published import BASELINES, BSBWS, CLAIMS, LSLTS, SURFACES, TENDENCIES, VARIETY
 from .rows import _claim
 
 BASELINE_REPLICATES = 20  # issue 24: >= 20 for Section 6.3's baselines
@@ -176,9 +176,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     reps = int(cells["replicate"].nunique())
     rows.append(
         _claim(
-            "Section 6.3",
-            "at LSLT 100 % the B3 algorithms beat A1",
-            "even at 100 %, B3 better than A1",
+            *CLAIMS["b3 at 100"],
             f"paired over {reps} seeds per cell: B3 better (95 % CI below 0) in "
             f"{better} of {n} (chunk, BSBW) cells, A1 better in {worse}, "
             f"unresolved in {unresolved}",
@@ -246,9 +244,7 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
     )
     out = [
         _claim(
-            "Fig. 13",
-            "A1 and B1 outperform First-Fit",
-            "over the entire range of BSBW",
+            *CLAIMS["fig13 beaten"],
             f"paired over {n} seeds per BSBW: " + "; ".join(parts),
             not reversed_ and not unresolved,
             cause,
@@ -256,9 +252,7 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
     ]
     out.append(
         _claim(
-            "Fig. 13",
-            "First-Fit vs Migration Only",
-            "quickly becomes less effective than migration",
+            *CLAIMS["fig13 vs mo"],
             (
                 f"paired over {n} seeds: Migration Only better (95 % CI) from "
                 f"{min(worse_than_mo):.0f} Mbps, at {len(worse_than_mo)} of {len(bsbws)} "
@@ -337,9 +331,7 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
     over = store.loc[store["item"].str.contains(LINK_OVER_LSLT, regex=False), "value"]
     rows.append(
         _claim(
-            "Section 6.3",
-            "A1 never saturates a link beyond the LSLT",
-            "never beyond the threshold",
+            *CLAIMS["a1 within lslt"],
             f"highest level minus LSLT over {len(over)} runs ({n} seeds): {over.max():+.2e}",
             over.max() <= 1e-9,
         )
@@ -352,9 +344,7 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
         )
     rows.append(
         _claim(
-            "Section 6.3",
-            "B3 outperforms A1 in a variety of circumstances",
-            "B3 better than A1 at many settings",
+            *CLAIMS["b3 variety"],
             f"paired over {n} seeds: some B3 better than A1 (95 % CI below 0) at "
             f"{wins} of {points} (BSBW, LSLT) points ({wins / points:.0%})",
             wins / points >= VARIETY,
@@ -365,7 +355,6 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
         values(store, ensemble_key("baseline", "migration_only", "first_available", 0, 0))[:n],
         index=reps,
     )
-    lo_c, hi_c = b3[0], b3[-1]
 
     def gap(label: str, to) -> pd.Series:
         """Per seed, the grid mean of |label - to| (``to``: a module, or ``mo``)."""
@@ -380,40 +369,27 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
             }
         )
 
-    for claim, quantity, a, b, an, bn in (
-        (
-            "closer to Migration Only at 90 % than at 70 %",
-            "B3 tends to Migration Only as the chunk grows",
-            gap(hi_c, mo),
-            gap(lo_c, mo),
-            f"|{hi_c} - MO|",
-            f"|{lo_c} - MO|",
-        ),
-        (
-            "closer to B1 at 70 % than at 90 %",
-            "B3 tends to B1 as the chunk shrinks",
-            gap(lo_c, "B1"),
-            gap(hi_c, "B1"),
-            f"|{lo_c} - B1|",
-            f"|{hi_c} - B1|",
-        ),
-    ):
+    for key, (ref, closer, farther) in TENDENCIES.items():
+        item, quantity, said = CLAIMS[key]
+        to = mo if ref == "MO" else ref
+        near, far = b3[closer], b3[farther]
         row = paired_claim(
-            "Section 6.3",
+            item,
             quantity,
-            a,
-            b,
-            a_name=an,
-            b_name=bn,
+            gap(near, to),
+            gap(far, to),
+            a_name=f"|{near} - {ref}|",
+            b_name=f"|{far} - {ref}|",
             note="grid means of each seed's surfaces",
         )
-        rows.append(dict(row, paper=claim))
+        rows.append(dict(row, paper=said))
     means = _per_replicate(att, lambda a: a.mean())
     others = means.drop(columns="B4")
     closest = others.mean().idxmax()
+    item, quantity, said = CLAIMS["b4 worst"]
     row = paired_claim(
-        "Section 6.3",
-        "B4 (load balancing) performs worst",
+        item,
+        quantity,
         means[closest],
         means["B4"],
         a_name=closest,
@@ -427,7 +403,7 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
     rows.append(
         dict(
             row,
-            paper="worst overall",
+            paper=said,
             ours=f"{row['ours']}; B4 worse than {beaten} of {others.shape[1]} "
             "modules on the paired runs",
         )
@@ -435,14 +411,15 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
     spread = _per_replicate(att, lambda a: a.groupby(level="lslt").std().mean())
     class_b = [c for c in spread.columns if c.startswith("B") and c not in b3]
     best_b3, best_other = spread[b3].min(axis=1), spread[class_b].min(axis=1)
+    item, quantity, said = CLAIMS["b3 stable"]
     row = paired_claim(
-        "Section 6.3",
-        "B3 is the most stable class B module over BSBW",
+        item,
+        quantity,
         best_b3,
         best_other,
         a_name="the steadiest B3",
         b_name=f"the steadiest of {', '.join(class_b)}",
         note="std of ATT over BSBW, averaged over LSLT, per seed",
     )
-    rows.append(dict(row, paper="B3 most stable with respect to BSBW"))
+    rows.append(dict(row, paper=said))
     return rows

@@ -43,3 +43,38 @@ PENALTY_BSBWS = {
     4: tuple(float(b) for b in range(300, 1101, 50)),
     8: tuple(float(b) for b in range(200, 701, 50)),
 }
+CLAIMS = {  # key: (item, quantity, the paper's words); one wording for the quick and the paper-scale rows
+    "penalty trend": ("Section 4.4", "break-even penalty falls as clusters grow",
+                      "2 -> 8 clusters: lower penalty tolerated"),
+    "dynamic vs fixed": ("Section 4.4", "dynamic vs fixed penalty model (same mean penalty)",
+                         "dynamic not nearly as generous: higher ATT"),
+    "migration gain": ("Section 4.4", "Migration Only's gain over No Share vs clusters",
+                       "grows with the number of clusters"),
+    "first-fit vs mo": ("Section 4.4", "First-Fit vs Migration Only",
+                        "First-Fit becomes worse than Migration Only as BSBW grows"),
+    "a1 within lslt": ("Section 6.3", "A1 never saturates a link beyond the LSLT",
+                       "never beyond the threshold"),
+    "b3 variety": ("Section 6.3", "B3 outperforms A1 in a variety of circumstances",
+                   "B3 better than A1 at many settings"),
+    "b3 at 100": ("Section 6.3", "at LSLT 100 % the B3 algorithms beat A1",
+                  "even at 100 %, B3 better than A1"),
+    "b3 to mo": ("Section 6.3", "B3 tends to Migration Only as the chunk grows",
+                 "closer to Migration Only at 90 % than at 70 %"),
+    "b3 to b1": ("Section 6.3", "B3 tends to B1 as the chunk shrinks",
+                 "closer to B1 at 70 % than at 90 %"),
+    "b4 worst": ("Section 6.3", "B4 (load balancing) performs worst", "worst overall"),
+    "b3 stable": ("Section 6.3", "B3 is the most stable class B module over BSBW",
+                  "B3 most stable with respect to BSBW"),
+    "fig13 beaten": ("Fig. 13", "A1 and B1 outperform First-Fit", "over the entire range of BSBW"),
+    "fig13 vs mo": ("Fig. 13", "First-Fit vs Migration Only",
+                    "quickly becomes less effective than migration"),
+}  # fmt: skip
+"""Sections 4.4 and 6.3's and Fig. 13's statements (Section 4.4's per-cluster rows add
+"(m clusters)" to the item)."""
+TENDENCIES = {  # Section 6.3: key of CLAIMS -> (what B3 tends to, the B3 said closer, the one said farther)
+    "b3 to mo": ("MO", -1, 0),
+    "b3 to b1": ("B1", 0, -1),
+}
+""""B3 tends to X as the chunk grows / shrinks", one form: the B3 columns by chunk
+(0: 70 %, -1: 90 %), X Migration Only ("MO") or a module; it holds when the mean
+distance |B3 - X| over the grid is smaller for the B3 said closer."""

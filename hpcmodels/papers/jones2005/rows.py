@@ -9,7 +9,7 @@ import pandas as pd
 
 from ...stats import t_interval
 from ..report import alike, compare_claim, compare_value
-from .published import BASELINES, PENALTY_RANGES, VARIETY
+from .published import BASELINES, CLAIMS, PENALTY_RANGES, TENDENCIES, VARIETY
 from .section6 import _nearest, fig13_limits, fig13_lines
 
 
@@ -101,9 +101,7 @@ def break_even_rows(be: pd.DataFrame) -> list[dict]:
     )
     rows.append(
         _claim(
-            "Section 4.4",
-            "break-even penalty falls as clusters grow",
-            "2 -> 8 clusters: lower penalty tolerated",
+            *CLAIMS["penalty trend"],
             text,
             holds,
         )
@@ -122,9 +120,7 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
     worse = (co["dynamic"] > co["fixed"]).mean() if len(co) else float("nan")
     rows.append(
         _claim(
-            "Section 4.4",
-            "dynamic vs fixed penalty model (same mean penalty)",
-            "dynamic not nearly as generous: higher ATT",
+            *CLAIMS["dynamic vs fixed"],
             f"dynamic higher at {worse:.0%} of {len(co)} points with penalty > 1.01",
             worse >= 0.8,
         )
@@ -133,13 +129,12 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
     gain = (lim["no_share"] - lim["migration_only"]) / lim["no_share"]
     rows.append(
         _claim(
-            "Section 4.4",
-            "Migration Only's gain over No Share vs clusters",
-            "grows with the number of clusters",
+            *CLAIMS["migration gain"],
             ", ".join(f"{m}: {g:.1%}" for m, g in gain.items()),
             bool(np.all(np.diff(gain.to_numpy()) > 0)),
         )
     )
+    item, quantity, said = CLAIMS["first-fit vs mo"]
     for m, grp in curves[curves["model"] == "dynamic"].groupby("clusters"):
         mo = lim.loc[m, "migration_only"]
         worse_at = grp.loc[grp["att"] > mo, "bsbw"]
@@ -148,9 +143,9 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
         )
         rows.append(
             _claim(
-                f"Section 4.4 ({m} clusters)",
-                "First-Fit vs Migration Only",
-                "First-Fit becomes worse than Migration Only as BSBW grows",
+                f"{item} ({m} clusters)",
+                quantity,
+                said,
                 f"worse from BSBW {worse_at.min():.0f} Mbps"
                 if len(worse_at)
                 else "never worse in the range run",
@@ -158,6 +153,22 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
             )
         )
     return rows
+
+
+def tendency_row(key: str, att: pd.DataFrame, b3: list[str], mo: float) -> dict:
+    """A "B3 tends to X as the chunk grows / shrinks" claim (:data:`TENDENCIES`) on one
+    run's surfaces ``att`` (rows: the grid's points, columns: the modules; ``mo``:
+    Migration Only's ATT): the mean distance |B3 - X| over the grid at the smallest and
+    the largest chunk; it holds when the B3 said closer is."""
+    ref, closer, farther = TENDENCIES[key]
+    to = mo if ref == "MO" else att[ref]
+    lo_c, hi_c = b3[0], b3[-1]
+    dist = {c: (att[c] - to).abs().mean() for c in (lo_c, hi_c)}
+    return _claim(
+        *CLAIMS[key],
+        f"mean |B3 - {ref}|: {lo_c} {dist[lo_c]:.0f} s, {hi_c} {dist[hi_c]:.0f} s",
+        dist[b3[closer]] < dist[b3[farther]],
+    )
 
 
 def _b3_loses(surf: pd.DataFrame, b3: list[str], scale: pd.DataFrame | None) -> str:
@@ -169,7 +180,7 @@ def _b3_loses(surf: pd.DataFrame, b3: list[str], scale: pd.DataFrame | None) -> 
     loses = att[b3].ge(att["A1"], axis=0)
     text = f"B3 loses to A1 in {int(loses.to_numpy().sum())} of {loses.size} cells of this run"
     if scale is not None:
-        paired = scale[scale["quantity"] == "at LSLT 100 % the B3 algorithms beat A1"]
+        paired = scale[scale["quantity"] == CLAIMS["b3 at 100"][1]]
         if len(paired):
             text += f"; at paper scale, {paired['ours'].iloc[0]}"
     return text
@@ -198,9 +209,7 @@ def section6_claims(
     over = float((a1["max_link_level"] - a1["lslt"]).max())
     rows.append(
         _claim(
-            "Section 6.3",
-            "A1 never saturates a link beyond the LSLT",
-            "never beyond the threshold",
+            *CLAIMS["a1 within lslt"],
             f"highest level minus LSLT over {len(a1)} runs: {over:+.2e}",
             over <= 1e-9,
         )
@@ -211,9 +220,7 @@ def section6_claims(
     share = float(beats.any(axis=1).mean())
     rows.append(
         _claim(
-            "Section 6.3",
-            "B3 outperforms A1 in a variety of circumstances",
-            "B3 better than A1 at many settings",
+            *CLAIMS["b3 variety"],
             f"some B3 better than A1 at {share:.0%} of {len(att)} points",
             share >= VARIETY,
         )
@@ -225,9 +232,7 @@ def section6_claims(
     )
     rows.append(
         _claim(
-            "Section 6.3",
-            "at LSLT 100 % the B3 algorithms beat A1",
-            "even at 100 %, B3 better than A1",
+            *CLAIMS["b3 at 100"],
             f"{int(all_b3.to_numpy().sum())} of {all_b3.size} (chunk, BSBW) cells "
             f"better; BSBWs where B3 wins: {where}",
             float(all_b3.to_numpy().mean()) >= 0.5,
@@ -235,35 +240,11 @@ def section6_claims(
         )
     )
     mo, ideal = fig13_limits(f13).values()
-    lo_c, hi_c = b3[0], b3[-1]
-    to_mo = (att[hi_c] - mo).abs().mean() < (att[lo_c] - mo).abs().mean()
-    to_b1 = (att[lo_c] - att["B1"]).abs().mean() < (att[hi_c] - att["B1"]).abs().mean()
-    rows.append(
-        _claim(
-            "Section 6.3",
-            "B3 tends to Migration Only as the chunk grows",
-            "closer to Migration Only at 90 % than at 70 %",
-            f"mean |B3 - MO|: {lo_c} {(att[lo_c] - mo).abs().mean():.0f} s, "
-            f"{hi_c} {(att[hi_c] - mo).abs().mean():.0f} s",
-            bool(to_mo),
-        )
-    )
-    rows.append(
-        _claim(
-            "Section 6.3",
-            "B3 tends to B1 as the chunk shrinks",
-            "closer to B1 at 70 % than at 90 %",
-            f"mean |B3 - B1|: {lo_c} {(att[lo_c] - att['B1']).abs().mean():.0f} s, "
-            f"{hi_c} {(att[hi_c] - att['B1']).abs().mean():.0f} s",
-            bool(to_b1),
-        )
-    )
+    rows += [tendency_row(key, att, b3, mo) for key in TENDENCIES]
     mean = att.mean()
     rows.append(
         _claim(
-            "Section 6.3",
-            "B4 (load balancing) performs worst",
-            "worst overall",
+            *CLAIMS["b4 worst"],
             ", ".join(f"{k} {v:.0f}" for k, v in mean.items()),
             mean.idxmax() == "B4",
         )
@@ -273,9 +254,7 @@ def section6_claims(
     stable = b_only.idxmin().startswith("B3")
     rows.append(
         _claim(
-            "Section 6.3",
-            "B3 is the most stable class B module over BSBW",
-            "B3 most stable with respect to BSBW",
+            *CLAIMS["b3 stable"],
             "std over BSBW: " + ", ".join(f"{k} {v:.0f}" for k, v in b_only.items()),
             stable,
         )
@@ -290,9 +269,7 @@ def section6_claims(
     )
     rows.append(
         _claim(
-            "Fig. 13",
-            "A1 and B1 outperform First-Fit",
-            "over the entire range of BSBW",
+            *CLAIMS["fig13 beaten"],
             f"A1 better at {(f['A1'] < f['First-Fit']).mean():.0%}, B1 at "
             f"{(f['B1'] < f['First-Fit']).mean():.0%} of {len(f)} BSBWs"
             + (f"; {detail}" if detail else ""),
@@ -303,9 +280,7 @@ def section6_claims(
     worse = f.index[f["First-Fit"] > mo]
     rows.append(
         _claim(
-            "Fig. 13",
-            "First-Fit vs Migration Only",
-            "quickly becomes less effective than migration",
+            *CLAIMS["fig13 vs mo"],
             f"First-Fit worse than Migration Only from {worse.min():.0f} Mbps"
             if len(worse)
             else "never worse",
