@@ -50,11 +50,11 @@ def engine_point(strategy: str, bsbw: float, jobs: int) -> dict:
 
 def tla_point(load: str, method: str, jobs: int) -> dict:
     """One Shih 2013 A1 run (SH = 0, FCFS) on the first ``jobs`` jobs."""
-    from hpcmodels.multicluster import simulate
+    from hpcmodels.multicluster import Cluster, simulate
     from hpcmodels.papers import shih2013 as sh
 
     w = next(w for w in sh.TABLE3 if w.wid == "A1")
-    clusters = [sh.Cluster(f"c{i}", p) for i, p in enumerate(w.clusters)]
+    clusters = [Cluster(f"c{i}", p) for i, p in enumerate(w.clusters)]
     trace = sh.scaled_jobs("A1", sh.LOADS[load], n_jobs=jobs)
     res = simulate(trace, clusters, "fcfs", sh.METHODS[method])
     return {"att": res.metrics["att"]}

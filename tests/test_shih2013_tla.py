@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from hpcmodels.papers import shih2013 as shih
+from hpcmodels.papers.shih2013 import section4
 
 from logs import SDSC, need_log
 
@@ -92,8 +93,8 @@ def test_runs_resume_from_the_sweep_cache_without_recomputing(sdsc, tmp_path, mo
     a second call reads every run from the cache (no simulation); a missing log stays a
     ``missing`` row and is never a point."""
     calls = []
-    real = shih.simulate
-    monkeypatch.setattr(shih, "simulate", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    real = section4.simulate
+    monkeypatch.setattr(section4, "simulate", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
     args = (["B1", "A1"], ["high"], [0.0, 0.1])
     kw = dict(n_vectors=2, n_jobs=800, progress=False, client="serial")
     plain = shih.run_configurations(*args, **kw)
@@ -108,14 +109,14 @@ def test_runs_resume_from_the_sweep_cache_without_recomputing(sdsc, tmp_path, mo
 
 
 def test_a_failing_run_is_an_error_naming_its_point(sdsc, monkeypatch):
-    real = shih.simulate
+    real = section4.simulate
 
     def simulate(jobs, clusters, selection, allocation, **kw):
         if allocation == "ai2":
             raise RuntimeError("AI2 fails on purpose")
         return real(jobs, clusters, selection, allocation, **kw)
 
-    monkeypatch.setattr(shih, "simulate", simulate)
+    monkeypatch.setattr(section4, "simulate", simulate)
     with pytest.raises(RuntimeError, match=r"1 of 4 points of configuration_point \(Section 4 "
                        r"runs\) failed; the first, \{'wid': 'A1', 'load': 'low', 'sh': 0.0, "
                        r"'vector': 0, 'method': 'AI2'.*AI2 fails on purpose"):  # fmt: skip

@@ -17,6 +17,8 @@ import pytest
 from hpcmodels import plots
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import shih2013 as shih
+from hpcmodels.papers.shih2013.ensemble import _section5_settings
+from hpcmodels.papers.shih2013.workloads import _jobs
 from hpcmodels.papers.store import _rows
 
 POLICY_COST = {"fastest_first": 0.0, "best_fit": 5.0, "worst_fit": 10.0, "random_fit": 30.0}
@@ -47,7 +49,7 @@ def _store(att=_agreeing) -> pd.DataFrame:
     points, results = [], []
     for study, (wid, load) in shih.SECTION5_RUNS.items():
         for r in range(shih.SECTION5_REPLICATES):
-            for setting in shih._section5_settings(study):
+            for setting in _section5_settings(study):
                 points.append(dict(study=study, wid=wid, load=load, sh=0.0, replicate=r, **setting))
                 results.append(att(study, setting, r))
     return _rows(points, results)
@@ -153,9 +155,9 @@ def no_logs(tmp_path, monkeypatch):
     monkeypatch.setenv("HPCMODELS_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HPCMODELS_OFFLINE", "1")
     (tmp_path / "data").mkdir()
-    shih._jobs.cache_clear()
+    _jobs.cache_clear()
     yield
-    shih._jobs.cache_clear()
+    _jobs.cache_clear()
 
 
 def test_studies_on_a_missing_log_say_not_run_instead_of_failing(no_logs):
