@@ -40,6 +40,7 @@ from .ensemble import (
 )
 from .published import (
     ANL_LOG,
+    CLAIMS,
     CTC_LOG,
     DAS2_LOGS,
     FIG9_ATT,
@@ -60,10 +61,12 @@ from .published import (
     TABLE4,
     TABLE5,
     Workload,
+    paper_claim,
 )
 from .rows import (
     SDSC_INPUT,
     activation_rows,
+    claim_rows,
     depth_rows,
     section5_claims,
     spread_rows,
@@ -102,6 +105,7 @@ __all__ = [
     "PAPER",
     "ALL_WAITING",
     "ANL_LOG",
+    "CLAIMS",
     "CTC_LOG",
     "DAS2_LOGS",
     "ENSEMBLE_JOBS",
@@ -132,6 +136,7 @@ __all__ = [
     "TABLE5",
     "Workload",
     "activation_rows",
+    "claim_rows",
     "configuration_point",
     "decision_seconds",
     "depth_rows",
@@ -143,6 +148,7 @@ __all__ = [
     "ensemble_rows",
     "improvement",
     "inaccuracy_study",
+    "paper_claim",
     "replicate_jobs",
     "run_configurations",
     "scaled_jobs",

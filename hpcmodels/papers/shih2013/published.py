@@ -111,12 +111,43 @@ FIG10_ACTIVATIONS = ("23952", "1101")  # A1, high load: activations, decision ch
 INACCURACY_FACTORS = (1, 1.25, 1.5, 1.75, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
 
-SECTION5_CLAIMS = {
-    "Fig. 8": (("BF, FF, AI2 against the inaccuracy", "constant (they do not read estimates)"),
-               ("TLA against the inaccuracy", "deteriorates as the factor grows")),
+CLAIMS = {
+    # Section 3, Fig. 4 and Table 1: the worked example's decision
+    "Fig. 4": (("TLA's choice for job 1", "B (ATT 8 against 10)"),),
+    # Section 4.2, Table 4
+    "Table 4": (
+        ("where TLA loses", "only at low load with SH = 0 (A2 -2 %, F1 -3 %)"),
+        ("load with the largest mean improvement", "medium (up to 87 %)"),
+    ),
+    # Section 4.2, Fig. 7 (the quantity says which runs, at each scale)
+    "Fig. 7": (
+        (
+            "coefficient of variation over speed vectors",
+            "TLA's is smaller than the other methods' in most configurations",
+        ),
+    ),
+    # Section 5.1, Fig. 8
+    "Fig. 8": (
+        ("BF, FF, AI2 against the inaccuracy", "constant (they do not read estimates)"),
+        ("TLA against the inaccuracy", "deteriorates as the factor grows"),
+    ),
+    # Section 5.2, Fig. 10
     "Fig. 10": (("ATT against simulation depth", "the higher the depth the better"),),
-    "Fig. 12": (("worst policy inside the simulation", "random fit"),
-                ("depth matters more than policy", "the effect of depth exceeds that of the policy")),
+    # Section 5.3, Fig. 12
+    "Fig. 12": (
+        ("worst policy inside the simulation", "random fit"),
+        ("depth matters more than policy", "the effect of depth exceeds that of the policy"),
+    ),
+    # Section 5.4, Fig. 13
     "Fig. 13": (("ATT against allocation depth", "the larger the allocation depth the worse"),),
-}  # fmt: skip
-"""Section 5's claims, per figure: (quantity, the paper's claim), as both scales name them."""
+}
+"""The paper's text claims, per figure or table: (quantity, the paper's claim), named as
+both scales name them (the quick rows of :mod:`.rows`, the paper-scale rows of
+:mod:`.scale_rows`); :func:`~.rows.claim_rows` checks them."""
+SECTION5_CLAIMS = {k: CLAIMS[k] for k in ("Fig. 8", "Fig. 10", "Fig. 12", "Fig. 13")}
+"""Section 5's claims, per figure (a part of :data:`CLAIMS`)."""
+
+
+def paper_claim(item: str, quantity: str) -> str:
+    """The paper's claim on ``quantity`` of ``item`` (:data:`CLAIMS`)."""
+    return dict(CLAIMS[item])[quantity]

@@ -7,13 +7,24 @@ from __future__ import annotations
 import pandas as pd
 
 from ..report import compare_claim, compare_value, not_run
-from .published import FIG10_ACTIVATIONS, LOADS, SECTION5_CLAIMS, TABLE4, TABLE5
+from .published import CLAIMS, FIG10_ACTIVATIONS, LOADS, TABLE4, TABLE5
 
 
-def _not_run_claims(figure: str, frame: pd.DataFrame) -> list[dict]:
-    """``not run`` rows for the claims of ``figure`` (:data:`SECTION5_CLAIMS`)."""
-    return [not_run(figure, quantity, claim, frame.attrs.get("missing", "not run"))
-            for quantity, claim in SECTION5_CLAIMS[figure]]  # fmt: skip
+def claim_rows(item: str, results: list[tuple[bool, str]], label: str = "",
+               run: str = "") -> list[dict]:  # fmt: skip
+    """The checker of the paper's text claims: ``item``'s claims (:data:`CLAIMS`, in
+    order) with (holds, ours) each, as report rows; ``label`` (which run) is said in
+    ``ours``, ``run`` (which runs) in the quantity."""
+    return [compare_claim(item, f"{quantity} ({run})" if run else quantity, claim, holds,
+                          f"{label}: {ours}" if label else ours)
+            for (quantity, claim), (holds, ours) in zip(CLAIMS[item], results, strict=True)]  # fmt: skip
+
+
+def _not_run_claims(figure: str, frame: pd.DataFrame, run: str = "") -> list[dict]:
+    """``not run`` rows for the claims of ``figure`` (:data:`CLAIMS`)."""
+    return [not_run(figure, f"{quantity} ({run})" if run else quantity, claim,
+                    frame.attrs.get("missing", "not run"))
+            for quantity, claim in CLAIMS[figure]]  # fmt: skip
 
 
 def _how(runs: pd.DataFrame, wid: str, load: str, sh: float) -> str:
@@ -68,24 +79,18 @@ def table4_claims(imp: pd.DataFrame) -> list[dict]:
     """Section 4.2's claims on the configurations run (the Feitelson96 reconstruction,
     E1 and E2, left out): TLA beats the best of BF, FF and AI2 everywhere except
     (possibly) at low load with SH = 0, and gains most at medium load."""
-    rows = []
     real = [k for k in imp.index if k[0] not in ("E1", "E2")]  # not the reconstruction
     gain = imp.loc[real, "improvement %"]
     losses = gain[gain < 0]
     outside = [k for k in losses.index if not (k[1] == "low" and k[2] == 0)]
-    rows.append(compare_claim(
-        "Table 4", "where TLA loses", "only at low load with SH = 0 (A2 -2 %, F1 -3 %)",
-        not outside, f"{len(losses)} loss(es) of {len(gain)}: "
-        + (", ".join(f"{w} {lo} SH {s:g} ({v:.0f} %)" for (w, lo, s), v in losses.items()) or "none"),
-    ))  # fmt: skip
+    lost = ", ".join(f"{w} {lo} SH {s:g} ({v:.0f} %)" for (w, lo, s), v in losses.items())
     by_load = gain.groupby(level="load").mean()
     present = [lo for lo in LOADS if lo in by_load.index]
     best = by_load[present].idxmax() if present else "-"
-    rows.append(compare_claim(
-        "Table 4", "load with the largest mean improvement", "medium (up to 87 %)",
-        best == "medium", ", ".join(f"{lo} {by_load[lo]:.0f} %" for lo in present),
-    ))  # fmt: skip
-    return rows
+    return claim_rows("Table 4", [
+        (not outside, f"{len(losses)} loss(es) of {len(gain)}: " + (lost or "none")),
+        (best == "medium", ", ".join(f"{lo} {by_load[lo]:.0f} %" for lo in present)),
+    ])  # fmt: skip
 
 
 def table5_rows(ours: pd.DataFrame, how: str) -> list[dict]:
@@ -126,17 +131,9 @@ def depth_rows(depth: pd.DataFrame, runs: pd.DataFrame, label: str) -> list[dict
     if depth.empty:
         return _not_run_claims("Fig. 10", depth) + activation_rows(runs)
     first, last = depth["att"].iloc[0], depth["att"].iloc[-1]
-    rows = _claims("Fig. 10", [(bool(last <= first), f"depth {depth.index[0]}: {first:,.0f} s, "
+    rows = claim_rows("Fig. 10", [(bool(last <= first), f"depth {depth.index[0]}: {first:,.0f} s, "
                                                      f"{depth.index[-1]}: {last:,.0f} s")], label)  # fmt: skip
     return rows + activation_rows(runs)
-
-
-def _claims(figure: str, results: list[tuple[bool, str]], label: str) -> list[dict]:
-    """``figure``'s claims (:data:`SECTION5_CLAIMS`) with (holds, ours) each, ``label``
-    (which run) said in ``ours``."""
-    return [compare_claim(figure, quantity, claim, holds, f"{label}: {ours}")
-            for (quantity, claim), (holds, ours) in zip(SECTION5_CLAIMS[figure], results,
-                                                        strict=True)]  # fmt: skip
 
 
 def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame,
@@ -152,7 +149,7 @@ def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame
         others = fig8[["BF", "FF", "AI2"]]
         flat = bool((others.max() - others.min() <= 1e-9 * others.abs().max()).all())
         tla = fig8["TLA"]
-        rows += _claims("Fig. 8", [
+        rows += claim_rows("Fig. 8", [
             (flat, "constant" if flat else "varies"),
             (bool(tla.iloc[-1] > tla.iloc[0]), f"factor {tla.index[0]:g}: {tla.iloc[0]:,.0f} s, "
                                                f"{tla.index[-1]:g}: {tla.iloc[-1]:,.0f} s"),
@@ -164,7 +161,7 @@ def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame
         by_policy = fig12.groupby("policy")["att"]
         depth_effect = float((by_policy.max() - by_policy.min()).mean())
         policy_effect = float(fig12.groupby("depth")["att"].agg(lambda s: s.max() - s.min()).mean())
-        rows += _claims("Fig. 12", [
+        rows += claim_rows("Fig. 12", [
             (deep.idxmax() == "random_fit", ", ".join(f"{p} {v:,.0f} s" for p, v in deep.items())),
             (depth_effect > policy_effect, f"mean ATT range over depths {depth_effect:,.0f} s, "
                                            f"over policies {policy_effect:,.0f} s"),
@@ -173,7 +170,7 @@ def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame
         rows += _not_run_claims("Fig. 13", fig13)
     else:
         a = fig13.set_index("allocation depth")["att"]
-        rows += _claims("Fig. 13", [(bool(a.iloc[-1] >= a.iloc[0]),
+        rows += claim_rows("Fig. 13", [(bool(a.iloc[-1] >= a.iloc[0]),
                                      ", ".join(f"{k}: {v:,.0f} s" for k, v in a.items()))],
                         labels["fig13"])  # fmt: skip
     return rows
@@ -182,14 +179,9 @@ def section5_claims(fig8: pd.DataFrame, fig12: pd.DataFrame, fig13: pd.DataFrame
 def spread_rows(spread: pd.DataFrame, label: str) -> list[dict]:
     """Fig. 7's claim: TLA's ATT varies less over the speed vectors (coefficient of
     variation) than the other methods'; ``not run`` when the workload's log is missing."""
-    quantity = f"coefficient of variation over speed vectors ({label})"
-    claim = "TLA's is smaller than the other methods' in most configurations"
     if spread.empty:
-        return [not_run("Fig. 7", quantity, claim, spread.attrs.get("missing", "not run"))]
+        return _not_run_claims("Fig. 7", spread, run=label)
     cv = 100 * spread.std(ddof=0) / spread.mean()
     holds = bool(cv["TLA"] < cv[["BF", "FF", "AI2"]].min())
-    return [
-        compare_claim(
-            "Fig. 7", quantity, claim, holds, ", ".join(f"{k} {v:.1f} %" for k, v in cv.items())
-        )
-    ]
+    return claim_rows("Fig. 7", [(holds, ", ".join(f"{k} {v:.1f} %" for k, v in cv.items()))],
+                      run=label)  # fmt: skip

@@ -20,8 +20,8 @@ from .ensemble import (
     _trace,
     ensemble_key,
 )
-from .published import FIG10_ACTIVATIONS, LOADS, METHODS, TABLE4, TABLE5
-from .rows import _NOT_FOUND, SDSC_INPUT
+from .published import FIG10_ACTIVATIONS, LOADS, METHODS, TABLE4, TABLE5, paper_claim
+from .rows import _NOT_FOUND, SDSC_INPUT, claim_rows
 from .workloads import _missing
 
 
@@ -89,25 +89,21 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             unresolved.append(f"{wid} {load} SH {sh:g}")
     if gains:
         outside = [c for c in losses if not c.endswith("low SH 0")]
-        rows.append(compare_claim(
-            "Table 4", "where TLA loses", "only at low load with SH = 0 (A2 -2 %, F1 -3 %)",
-            not outside, f"paired TLA - best other per replicate, 95 % CI above 0 in "
-            f"{len(losses)} of {len(gains)} cells ({', '.join(losses) or 'none'}); containing 0 "
-            f"in {len(unresolved)} ({', '.join(unresolved) or 'none'})",
-        ))  # fmt: skip
         by_load = pd.Series(gains).groupby(level=1).mean()
         present = [lo for lo in LOADS if lo in by_load.index]
-        rows.append(compare_claim(
-            "Table 4", "load with the largest mean improvement", "medium (up to 87 %)",
-            by_load[present].idxmax() == "medium",
-            ", ".join(f"{lo} {by_load[lo]:.0f} %" for lo in present) + " (improvement of the "
-            "mean over all replicates, averaged over the cells run)",
-        ))  # fmt: skip
+        rows += claim_rows("Table 4", [
+            (not outside, f"paired TLA - best other per replicate, 95 % CI above 0 in "
+             f"{len(losses)} of {len(gains)} cells ({', '.join(losses) or 'none'}); containing 0 "
+             f"in {len(unresolved)} ({', '.join(unresolved) or 'none'})"),
+            (by_load[present].idxmax() == "medium",
+             ", ".join(f"{lo} {by_load[lo]:.0f} %" for lo in present) + " (improvement of the "
+             "mean over all replicates, averaged over the cells run)"),
+        ])  # fmt: skip
     if spreads:
         rows.append(compare_claim(
             "Fig. 7", f"coefficient of variation over {ENSEMBLE_VECTORS} speed vectors "
             "(every SH > 0 configuration run)",
-            "TLA's is smaller than the other methods' in most configurations",
+            paper_claim("Fig. 7", "coefficient of variation over speed vectors"),
             sum(spreads) > len(spreads) / 2,
             f"TLA's is the smallest in {sum(spreads)} of {len(spreads)} configurations",
         ))  # fmt: skip
@@ -197,13 +193,19 @@ def section5_label(study: str) -> str:
     return f"{wid}, {load} load, {size}, SH = 0"
 
 
+def _paired(item: str, quantity: str, a, b, **kw) -> dict:
+    """A paper's claim (:data:`~.published.CLAIMS`) judged on paired replicates
+    (:func:`hpcmodels.papers.ensemble.paired_claim`), the row showing the claim."""
+    from ..ensemble import paired_claim
+
+    return dict(paired_claim(item, quantity, a, b, **kw), paper=paper_claim(item, quantity))
+
+
 def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
     """Sections 5.1-5.4's claims at paper scale, each judged on the paired replicates
     (:func:`hpcmodels.papers.ensemble.paired_claim`: the settings compared run on the same
     jobs): quantities named as :func:`section5_claims` and :func:`depth_rows` name
     them, so the report puts the two scales side by side."""
-    from ..ensemble import paired_claim
-
     rows = []
     fig8 = section5_runs(store, "fig8")
     if not fig8.empty:
@@ -214,33 +216,34 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
         )
         largest = float(change.to_numpy().max())
         rows.append(compare_claim(
-            "Fig. 8", "BF, FF, AI2 against the inaccuracy", "constant (they do not read estimates)",
+            "Fig. 8", "BF, FF, AI2 against the inaccuracy",
+            paper_claim("Fig. 8", "BF, FF, AI2 against the inaccuracy"),
             largest <= 1e-9 * float(att[["BF", "FF", "AI2"]].abs().to_numpy().max()),
             f"{section5_label('fig8')}, {n} replicates: largest change of their ATT over the "
             f"{att.index.get_level_values('factor').nunique()} factors {largest:.3g} s",
         ))  # fmt: skip
         tla = att["TLA"].unstack("factor")
         lo, hi = tla.columns.min(), tla.columns.max()
-        row = paired_claim("Fig. 8", "TLA against the inaccuracy", tla[lo], tla[hi],
+        row = _paired("Fig. 8", "TLA against the inaccuracy", tla[lo], tla[hi],
                            a_name=f"factor {lo:g}", b_name=f"factor {hi:g}",
                            note=f"{section5_label('fig8')}; TLA's ATT, estimates drawn per replicate")  # fmt: skip
-        rows.append(dict(row, paper="deteriorates as the factor grows"))
+        rows.append(row)
     fig10 = section5_runs(store, "fig10")
     if not fig10.empty:
         tla = _att(fig10, ["depth"])["TLA"].unstack("depth")
-        row = paired_claim("Fig. 10", "ATT against simulation depth", tla[ALL_WAITING], tla[1],
+        row = _paired("Fig. 10", "ATT against simulation depth", tla[ALL_WAITING], tla[1],
                            a_name="depth all", b_name="depth 1",
                            note=f"{section5_label('fig10')}; TLA's ATT")  # fmt: skip
-        rows.append(dict(row, paper="the higher the depth the better"))
+        rows.append(row)
     fig12 = section5_runs(store, "fig12")
     if not fig12.empty:
         att = _att(fig12, ["depth", "policy"])["TLA"]
         deep = att.xs(ALL_WAITING, level="depth").unstack("policy")
         others = deep.drop(columns="random_fit")
-        row = paired_claim("Fig. 12", "worst policy inside the simulation", others.max(axis=1),
+        row = _paired("Fig. 12", "worst policy inside the simulation", others.max(axis=1),
                            deep["random_fit"], a_name="the worst other policy",
                            b_name="random fit", note=f"{section5_label('fig12')}; depth all")  # fmt: skip
-        rows.append(dict(row, paper="random fit"))
+        rows.append(row)
         grid = att.unstack("policy")  # rows (depth, replicate), columns policies
 
         def effect(over: str) -> pd.Series:
@@ -250,17 +253,17 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
                 return span.mean(axis=1)
             return (grid.max(axis=1) - grid.min(axis=1)).groupby(level="replicate").mean()
 
-        row = paired_claim("Fig. 12", "depth matters more than policy", effect("depth"),
+        row = _paired("Fig. 12", "depth matters more than policy", effect("depth"),
                            effect("policy"), a_name="range over depths",
                            b_name="range over policies", higher_is_better=True,
                            note=f"{section5_label('fig12')}; mean ATT ranges per replicate")  # fmt: skip
-        rows.append(dict(row, paper="the effect of depth exceeds that of the policy"))
+        rows.append(row)
     fig13 = section5_runs(store, "fig13")
     if not fig13.empty:
         tla = _att(fig13, ["allocation_depth"])["TLA"].unstack("allocation_depth")
         lo, hi = tla.columns.min(), tla.columns.max()
-        row = paired_claim("Fig. 13", "ATT against allocation depth", tla[lo], tla[hi],
+        row = _paired("Fig. 13", "ATT against allocation depth", tla[lo], tla[hi],
                            a_name=f"allocation depth {lo}", b_name=f"allocation depth {hi}",
                            note=f"{section5_label('fig13')}; TLA's ATT")  # fmt: skip
-        rows.append(dict(row, paper="the larger the allocation depth the worse"))
+        rows.append(row)
     return rows
