@@ -54,8 +54,12 @@ SECTION5_REPLICATES = 3
 """Replicates per Section 5 setting. Issue 24: a figure grid whose full size at ten
 replicates would cost more than about two hours here gets at least three, stated; TLA
 on a whole trace at high load takes tens of seconds a run."""
-SECTION5_RUNS = {"fig8": ("A1", "high"), "fig10": ("A1", "high"), "fig12": ("D1", "high"),
-                 "fig13": ("A2", "high")}  # fmt: skip
+SECTION5_RUNS = {
+    "fig8": ("A1", "high"),
+    "fig10": ("A1", "high"),
+    "fig12": ("D1", "high"),
+    "fig13": ("A2", "high"),
+}
 """Workload and load of each Section 5 study (the quick notebook's choices), at paper
 scale: the traces whole, D1 on :data:`ENSEMBLE_JOBS` jobs."""
 ALL_WAITING = 0
@@ -88,28 +92,52 @@ def ensemble_points() -> list[dict]:
     estimates with seed ``r``). A workload whose log is missing has no points (its rows
     say ``not run``). Every point carries the same keys; Table 4's take TLA's defaults."""
     default = dict(factor=None, depth=ALL_WAITING, policy="fastest_first", allocation_depth=1)
-    points = [dict(study="table4", wid=w.wid, load=load, sh=sh, replicate=r, **default)
-              for w in TABLE3 if _missing(w.wid, ENSEMBLE_JOBS.get(w.wid[0]), 0) is None
-              for load in LOADS for sh in SH_LEVELS for r in range(ENSEMBLE_VECTORS)]  # fmt: skip
+    points = [
+        dict(study="table4", wid=w.wid, load=load, sh=sh, replicate=r, **default)
+        for w in TABLE3
+        if _missing(w.wid, ENSEMBLE_JOBS.get(w.wid[0]), 0) is None
+        for load in LOADS
+        for sh in SH_LEVELS
+        for r in range(ENSEMBLE_VECTORS)
+    ]
     for study, (wid, load) in SECTION5_RUNS.items():
         if _missing(wid, ENSEMBLE_JOBS.get(wid[0]), 0) is not None:
             continue
-        points += [dict(study=study, wid=wid, load=load, sh=0.0, replicate=r, **setting)
-                   for r in range(SECTION5_REPLICATES) for setting in _section5_settings(study)]  # fmt: skip
+        points += [
+            dict(study=study, wid=wid, load=load, sh=0.0, replicate=r, **setting)
+            for r in range(SECTION5_REPLICATES)
+            for setting in _section5_settings(study)
+        ]
     return points
 
 
-def ensemble_point(study: str, wid: str, load: str, sh: float, replicate: int,
-                   factor: float | None = None, depth: int = ALL_WAITING,
-                   policy: str = "fastest_first", allocation_depth: int = 1) -> dict:  # fmt: skip
+def ensemble_point(
+    study: str,
+    wid: str,
+    load: str,
+    sh: float,
+    replicate: int,
+    factor: float | None = None,
+    depth: int = ALL_WAITING,
+    policy: str = "fastest_first",
+    allocation_depth: int = 1,
+) -> dict:
     """One paper-scale single run, ``{item key: value}``: a Table 4 replicate
     (:func:`table4_point`) or a Section 5 one (:func:`section5_point`)."""
     if study == "table4":
         return table4_point(wid, load, sh, replicate)
     if study not in SECTION5_RUNS:
         raise InvalidParameter(f"study {study!r}: choose 'table4' or one of {list(SECTION5_RUNS)}")
-    return section5_point(study, wid, load, replicate, factor=factor, depth=depth,
-                          policy=policy, allocation_depth=allocation_depth)  # fmt: skip
+    return section5_point(
+        study,
+        wid,
+        load,
+        replicate,
+        factor=factor,
+        depth=depth,
+        policy=policy,
+        allocation_depth=allocation_depth,
+    )
 
 
 def table4_point(wid: str, load: str, sh: float, replicate: int) -> dict:
@@ -121,7 +149,9 @@ def table4_point(wid: str, load: str, sh: float, replicate: int) -> dict:
     jobs = replicate_jobs(wid, load, replicate)
     replicate = int(replicate)
     speeds = speed_vectors(w.clusters, sh, ENSEMBLE_VECTORS, seed=0)[replicate]
-    clusters = [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))]  # fmt: skip
+    clusters = [
+        Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))
+    ]
     out = {}
     for method, selection in METHODS.items():
         res = simulate(jobs, clusters, "fcfs", selection)
@@ -150,14 +180,24 @@ def section5_key(study: str, wid: str, load: str, setting: dict, what: str) -> s
     if study == "fig10":
         return f"Fig. 10 | {run}, simulation depth {_depth_label(setting['depth'])}: {what}"
     if study == "fig12":
-        return (f"Fig. 12 | {run}, {setting['policy']} inside, simulation depth "
-                f"{_depth_label(setting['depth'])}: {what}")  # fmt: skip
+        return (
+            f"Fig. 12 | {run}, {setting['policy']} inside, simulation depth "
+            f"{_depth_label(setting['depth'])}: {what}"
+        )
     return f"Fig. 13 | {run}, allocation depth {setting['allocation_depth']}: {what}"
 
 
-def section5_point(study: str, wid: str, load: str, replicate: int, *,
-                   factor: float | None = None, depth: int = ALL_WAITING,
-                   policy: str = "fastest_first", allocation_depth: int = 1) -> dict:  # fmt: skip
+def section5_point(
+    study: str,
+    wid: str,
+    load: str,
+    replicate: int,
+    *,
+    factor: float | None = None,
+    depth: int = ALL_WAITING,
+    policy: str = "fastest_first",
+    allocation_depth: int = 1,
+) -> dict:
     """One replicate of one Section 5 setting (SH = 0, FCFS, the jobs of Table 4's
     replicate ``replicate``): TLA with simulation ``depth`` (:data:`ALL_WAITING`: every
     waiting job), ``policy`` inside its simulation and ``allocation_depth``; Fig. 8
@@ -175,14 +215,15 @@ def section5_point(study: str, wid: str, load: str, replicate: int, *,
     methods = METHODS if study == "fig8" else {"TLA": "tla"}
     out = {}
     for method, selection in methods.items():
-        res = simulate(jobs, _system(wid), "fcfs", selection,
-                       tla=tla if method == "TLA" else None)  # fmt: skip
+        res = simulate(jobs, _system(wid), "fcfs", selection, tla=tla if method == "TLA" else None)
         out[section5_key(study, wid, load, setting, f"{method} ATT (s)")] = res.metrics["att"]
         if study == "fig10":
             out[section5_key(study, wid, load, setting, "TLA activations")] = float(
-                res.counters["tla_activations"])  # fmt: skip
+                res.counters["tla_activations"]
+            )
             out[section5_key(study, wid, load, setting, "decisions changed against depth 1")] = (
-                float(res.counters["tla_changes"]))  # fmt: skip
+                float(res.counters["tla_changes"])
+            )
     return out
 
 

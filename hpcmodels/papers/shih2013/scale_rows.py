@@ -44,8 +44,10 @@ def _att_table(store: pd.DataFrame, wid: str, load: str, sh: float) -> np.ndarra
 
 def _replicates_note(wid: str, n: int) -> str:
     if _trace(wid):
-        return (f"whole trace, {n} replicates (speed vector r and every runtime x (1 +- 1e-4) "
-                "common to the four methods)")  # fmt: skip
+        return (
+            f"whole trace, {n} replicates (speed vector r and every runtime x (1 +- 1e-4) "
+            "common to the four methods)"
+        )
     return f"{ENSEMBLE_JOBS[wid[0]]:,} jobs, {n} replicates (workload seed and speed vector r)"
 
 
@@ -64,16 +66,33 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         table = _att_table(store, wid, load, sh)
         if table is None:
             missing = _missing(wid, ENSEMBLE_JOBS.get(wid[0]), 0)
-            rows.append(not_run("Table 4", quantity, paper,
-                                f"log missing: {missing}" if missing else "not in the store"))  # fmt: skip
+            rows.append(
+                not_run(
+                    "Table 4",
+                    quantity,
+                    paper,
+                    f"log missing: {missing}" if missing else "not in the store",
+                )
+            )
             continue
         k = 1 if sh == 0 else 10
-        row = ensemble_statistic("Table 4", quantity, paper, table, _improvement, kind="percent",
-                                 k=k, other_input=SDSC_INPUT if wid in ("A1", "A2") else "",
-                                 note=_replicates_note(wid, len(table)), cause=_NOT_FOUND)  # fmt: skip
+        row = ensemble_statistic(
+            "Table 4",
+            quantity,
+            paper,
+            table,
+            _improvement,
+            kind="percent",
+            k=k,
+            other_input=SDSC_INPUT if wid in ("A1", "A2") else "",
+            note=_replicates_note(wid, len(table)),
+            cause=_NOT_FOUND,
+        )
         if wid in ("E1", "E2"):
-            row.update(verdict="reconstructed model",
-                       reason="Feitelson96 reconstruction (provisional parameters); " + row["reason"])  # fmt: skip
+            row.update(
+                verdict="reconstructed model",
+                reason="Feitelson96 reconstruction (provisional parameters); " + row["reason"],
+            )
         rows.append(row)
         if sh > 0:
             cv = 100 * table.std(axis=0, ddof=0) / table.mean(axis=0)
@@ -91,41 +110,73 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         outside = [c for c in losses if not c.endswith("low SH 0")]
         by_load = pd.Series(gains).groupby(level=1).mean()
         present = [lo for lo in LOADS if lo in by_load.index]
-        rows += claim_rows("Table 4", [
-            (not outside, f"paired TLA - best other per replicate, 95 % CI above 0 in "
-             f"{len(losses)} of {len(gains)} cells ({', '.join(losses) or 'none'}); containing 0 "
-             f"in {len(unresolved)} ({', '.join(unresolved) or 'none'})"),
-            (by_load[present].idxmax() == "medium",
-             ", ".join(f"{lo} {by_load[lo]:.0f} %" for lo in present) + " (improvement of the "
-             "mean over all replicates, averaged over the cells run)"),
-        ])  # fmt: skip
+        rows += claim_rows(
+            "Table 4",
+            [
+                (
+                    not outside,
+                    f"paired TLA - best other per replicate, 95 % CI above 0 in "
+                    f"{len(losses)} of {len(gains)} cells ({', '.join(losses) or 'none'}); containing 0 "
+                    f"in {len(unresolved)} ({', '.join(unresolved) or 'none'})",
+                ),
+                (
+                    by_load[present].idxmax() == "medium",
+                    ", ".join(f"{lo} {by_load[lo]:.0f} %" for lo in present)
+                    + " (improvement of the "
+                    "mean over all replicates, averaged over the cells run)",
+                ),
+            ],
+        )
     if spreads:
-        rows.append(compare_claim(
-            "Fig. 7", f"coefficient of variation over {ENSEMBLE_VECTORS} speed vectors "
-            "(every SH > 0 configuration run)",
-            paper_claim("Fig. 7", "coefficient of variation over speed vectors"),
-            sum(spreads) > len(spreads) / 2,
-            f"TLA's is the smallest in {sum(spreads)} of {len(spreads)} configurations",
-        ))  # fmt: skip
+        rows.append(
+            compare_claim(
+                "Fig. 7",
+                f"coefficient of variation over {ENSEMBLE_VECTORS} speed vectors "
+                "(every SH > 0 configuration run)",
+                paper_claim("Fig. 7", "coefficient of variation over speed vectors"),
+                sum(spreads) > len(spreads) / 2,
+                f"TLA's is the smallest in {sum(spreads)} of {len(spreads)} configurations",
+            )
+        )
     for load in LOADS:
         for method in METHODS:
             key = ensemble_key("Table 5", "A2", load, 0.0, method)
             if store["item"].eq(key).any():
-                rows.append(ensemble_value(
-                    "Table 5", key.split(" | ")[1], TABLE5.loc[load, method],
-                    values(store, key), kind="fraction", k=1, other_input=SDSC_INPUT,
-                    note="whole trace, one run per replicate", cause=_NOT_FOUND,
-                ))  # fmt: skip
-    reading = ("our reading of 'activated' (the paper does not define it): the job fits "
-               "at least two clusters and another job waits")  # fmt: skip
-    for what, paper in zip(("TLA activations", "decisions changed against depth 1"),
-                           FIG10_ACTIVATIONS, strict=True):  # fmt: skip
+                rows.append(
+                    ensemble_value(
+                        "Table 5",
+                        key.split(" | ")[1],
+                        TABLE5.loc[load, method],
+                        values(store, key),
+                        kind="fraction",
+                        k=1,
+                        other_input=SDSC_INPUT,
+                        note="whole trace, one run per replicate",
+                        cause=_NOT_FOUND,
+                    )
+                )
+    reading = (
+        "our reading of 'activated' (the paper does not define it): the job fits "
+        "at least two clusters and another job waits"
+    )
+    for what, paper in zip(
+        ("TLA activations", "decisions changed against depth 1"), FIG10_ACTIVATIONS, strict=True
+    ):
         key = ensemble_key("Fig. 10", "A1", "high", 0.0, what)
         if store["item"].eq(key).any():
-            rows.append(ensemble_value("Fig. 10", key.split(" | ")[1], paper, values(store, key),
-                                       kind="count", k=1, other_input=SDSC_INPUT, note=reading,
-                                       cause="cause not identified; no other reading of "
-                                       "'activated' was computed"))  # fmt: skip
+            rows.append(
+                ensemble_value(
+                    "Fig. 10",
+                    key.split(" | ")[1],
+                    paper,
+                    values(store, key),
+                    kind="count",
+                    k=1,
+                    other_input=SDSC_INPUT,
+                    note=reading,
+                    cause="cause not identified; no other reading of 'activated' was computed",
+                )
+            )
     return rows + section5_ensemble_rows(store)
 
 
@@ -165,22 +216,34 @@ def section5_means(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
         fig8 = _att(runs["fig8"], ["factor"]).groupby(level="factor").mean()
         out["fig8"] = fig8[list(METHODS)].rename_axis("inaccuracy factor").rename_axis(None, axis=1)
     if not runs["fig10"].empty:
-        fig10 = runs["fig10"].pivot_table(index="depth", columns="what", values="value",
-                                          aggfunc="mean")  # fmt: skip
+        fig10 = runs["fig10"].pivot_table(
+            index="depth", columns="what", values="value", aggfunc="mean"
+        )
         fig10 = fig10.reindex([d for d in FIG10_DEPTHS if d in fig10.index])
         fig10.index = [_depth_label(d) if d == ALL_WAITING else int(d) for d in fig10.index]
-        out["fig10"] = fig10.rename(columns={"TLA ATT (s)": "att", "TLA activations": "activations",
-                                             "decisions changed against depth 1": "changes vs depth 1"})[
-            ["att", "activations", "changes vs depth 1"]].rename_axis("depth").rename_axis(None, axis=1)  # fmt: skip
+        out["fig10"] = (
+            fig10.rename(
+                columns={
+                    "TLA ATT (s)": "att",
+                    "TLA activations": "activations",
+                    "decisions changed against depth 1": "changes vs depth 1",
+                }
+            )[["att", "activations", "changes vs depth 1"]]
+            .rename_axis("depth")
+            .rename_axis(None, axis=1)
+        )
     for study, order in (("fig12", FIG12_DEPTHS), ("fig13", (ALL_WAITING,))):
         if runs[study].empty:
             continue
         mean = _att(runs[study], ["depth", "policy", "allocation_depth"])["TLA"]
         mean = mean.groupby(level=["depth", "policy", "allocation_depth"]).mean().reset_index()
         rank = {d: i for i, d in enumerate(order)}
-        mean = mean.sort_values(["policy", "depth", "allocation_depth"],
-                                key=lambda c: c.map(rank) if c.name == "depth" else c,
-                                kind="stable", ignore_index=True)  # fmt: skip
+        mean = mean.sort_values(
+            ["policy", "depth", "allocation_depth"],
+            key=lambda c: c.map(rank) if c.name == "depth" else c,
+            kind="stable",
+            ignore_index=True,
+        )
         mean["depth"] = [_depth_label(d) if d == ALL_WAITING else int(d) for d in mean["depth"]]
         out[study] = mean.rename(columns={"allocation_depth": "allocation depth", "TLA": "att"})
     return out
@@ -215,34 +278,55 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
             att[["BF", "FF", "AI2"]].groupby(level="replicate").agg(lambda c: c.max() - c.min())
         )
         largest = float(change.to_numpy().max())
-        rows.append(compare_claim(
-            "Fig. 8", "BF, FF, AI2 against the inaccuracy",
-            paper_claim("Fig. 8", "BF, FF, AI2 against the inaccuracy"),
-            largest <= 1e-9 * float(att[["BF", "FF", "AI2"]].abs().to_numpy().max()),
-            f"{section5_label('fig8')}, {n} replicates: largest change of their ATT over the "
-            f"{att.index.get_level_values('factor').nunique()} factors {largest:.3g} s",
-        ))  # fmt: skip
+        rows.append(
+            compare_claim(
+                "Fig. 8",
+                "BF, FF, AI2 against the inaccuracy",
+                paper_claim("Fig. 8", "BF, FF, AI2 against the inaccuracy"),
+                largest <= 1e-9 * float(att[["BF", "FF", "AI2"]].abs().to_numpy().max()),
+                f"{section5_label('fig8')}, {n} replicates: largest change of their ATT over the "
+                f"{att.index.get_level_values('factor').nunique()} factors {largest:.3g} s",
+            )
+        )
         tla = att["TLA"].unstack("factor")
         lo, hi = tla.columns.min(), tla.columns.max()
-        row = _paired("Fig. 8", "TLA against the inaccuracy", tla[lo], tla[hi],
-                           a_name=f"factor {lo:g}", b_name=f"factor {hi:g}",
-                           note=f"{section5_label('fig8')}; TLA's ATT, estimates drawn per replicate")  # fmt: skip
+        row = _paired(
+            "Fig. 8",
+            "TLA against the inaccuracy",
+            tla[lo],
+            tla[hi],
+            a_name=f"factor {lo:g}",
+            b_name=f"factor {hi:g}",
+            note=f"{section5_label('fig8')}; TLA's ATT, estimates drawn per replicate",
+        )
         rows.append(row)
     fig10 = section5_runs(store, "fig10")
     if not fig10.empty:
         tla = _att(fig10, ["depth"])["TLA"].unstack("depth")
-        row = _paired("Fig. 10", "ATT against simulation depth", tla[ALL_WAITING], tla[1],
-                           a_name="depth all", b_name="depth 1",
-                           note=f"{section5_label('fig10')}; TLA's ATT")  # fmt: skip
+        row = _paired(
+            "Fig. 10",
+            "ATT against simulation depth",
+            tla[ALL_WAITING],
+            tla[1],
+            a_name="depth all",
+            b_name="depth 1",
+            note=f"{section5_label('fig10')}; TLA's ATT",
+        )
         rows.append(row)
     fig12 = section5_runs(store, "fig12")
     if not fig12.empty:
         att = _att(fig12, ["depth", "policy"])["TLA"]
         deep = att.xs(ALL_WAITING, level="depth").unstack("policy")
         others = deep.drop(columns="random_fit")
-        row = _paired("Fig. 12", "worst policy inside the simulation", others.max(axis=1),
-                           deep["random_fit"], a_name="the worst other policy",
-                           b_name="random fit", note=f"{section5_label('fig12')}; depth all")  # fmt: skip
+        row = _paired(
+            "Fig. 12",
+            "worst policy inside the simulation",
+            others.max(axis=1),
+            deep["random_fit"],
+            a_name="the worst other policy",
+            b_name="random fit",
+            note=f"{section5_label('fig12')}; depth all",
+        )
         rows.append(row)
         grid = att.unstack("policy")  # rows (depth, replicate), columns policies
 
@@ -253,17 +337,29 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
                 return span.mean(axis=1)
             return (grid.max(axis=1) - grid.min(axis=1)).groupby(level="replicate").mean()
 
-        row = _paired("Fig. 12", "depth matters more than policy", effect("depth"),
-                           effect("policy"), a_name="range over depths",
-                           b_name="range over policies", higher_is_better=True,
-                           note=f"{section5_label('fig12')}; mean ATT ranges per replicate")  # fmt: skip
+        row = _paired(
+            "Fig. 12",
+            "depth matters more than policy",
+            effect("depth"),
+            effect("policy"),
+            a_name="range over depths",
+            b_name="range over policies",
+            higher_is_better=True,
+            note=f"{section5_label('fig12')}; mean ATT ranges per replicate",
+        )
         rows.append(row)
     fig13 = section5_runs(store, "fig13")
     if not fig13.empty:
         tla = _att(fig13, ["allocation_depth"])["TLA"].unstack("allocation_depth")
         lo, hi = tla.columns.min(), tla.columns.max()
-        row = _paired("Fig. 13", "ATT against allocation depth", tla[lo], tla[hi],
-                           a_name=f"allocation depth {lo}", b_name=f"allocation depth {hi}",
-                           note=f"{section5_label('fig13')}; TLA's ATT")  # fmt: skip
+        row = _paired(
+            "Fig. 13",
+            "ATT against allocation depth",
+            tla[lo],
+            tla[hi],
+            a_name=f"allocation depth {lo}",
+            b_name=f"allocation depth {hi}",
+            note=f"{section5_label('fig13')}; TLA's ATT",
+        )
         rows.append(row)
     return rows

@@ -20,9 +20,18 @@ from .published import LOADS, METHODS, TABLE5
 from .workloads import _jobs, _load, _missing, _missing_study, _spec
 
 
-def configuration_point(wid: str, load: str, sh: float, vector: int, method: str, *,
-                        n_vectors: int, n_jobs: int | None, tla: TLAOptions | None,
-                        seed: int) -> dict:  # fmt: skip
+def configuration_point(
+    wid: str,
+    load: str,
+    sh: float,
+    vector: int,
+    method: str,
+    *,
+    n_vectors: int,
+    n_jobs: int | None,
+    tla: TLAOptions | None,
+    seed: int,
+) -> dict:
     """One run of :func:`run_configurations` (a sweep point): ``method`` (a key of
     :data:`METHODS`) on workload ``wid`` (first ``n_jobs`` jobs, None: all) at the
     named ``load`` on speed vector ``vector`` of ``n_vectors`` at heterogeneity ``sh``,
@@ -30,21 +39,36 @@ def configuration_point(wid: str, load: str, sh: float, vector: int, method: str
     jobs = _jobs(wid, load, n_jobs, seed)
     w = _spec(wid)
     speeds = speed_vectors(w.clusters, sh, n_vectors, seed=seed)[vector]
-    clusters = [Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))]  # fmt: skip
+    clusters = [
+        Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))
+    ]
     start = time.perf_counter()
     res = simulate(jobs, clusters, "fcfs", METHODS[method], tla=tla)
     m = res.metrics
-    return {"att": m["att"], "utilization": m["utilization"],
-            "mean_queue_length": m["mean_queue_length"],
-            "tla_activations": res.counters.get("tla_activations"),
-            "tla_changes": res.counters.get("tla_changes"),
-            "seconds": time.perf_counter() - start, "jobs": len(jobs)}  # fmt: skip
+    return {
+        "att": m["att"],
+        "utilization": m["utilization"],
+        "mean_queue_length": m["mean_queue_length"],
+        "tla_activations": res.counters.get("tla_activations"),
+        "tla_changes": res.counters.get("tla_changes"),
+        "seconds": time.perf_counter() - start,
+        "jobs": len(jobs),
+    }
 
 
-def run_configurations(wids, loads, sh_levels, *, n_vectors: int = 10,
-                       n_jobs: int | None | dict = None, tla: TLAOptions | None = None,
-                       seed: int = 0, progress: bool = True, cache: str | Path | None = None,
-                       client=None) -> pd.DataFrame:  # fmt: skip
+def run_configurations(
+    wids,
+    loads,
+    sh_levels,
+    *,
+    n_vectors: int = 10,
+    n_jobs: int | None | dict = None,
+    tla: TLAOptions | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    cache: str | Path | None = None,
+    client=None,
+) -> pd.DataFrame:
     """Every (workload, load, SH, speed vector, method) run of Section 4: FCFS, single
     site, the four methods of :data:`METHODS`; SH = 0 has one vector (all speeds 1).
     ``n_jobs``: jobs used (None: the whole trace, or 50,000 for the models), or a dict
@@ -60,13 +84,39 @@ def run_configurations(wids, loads, sh_levels, *, n_vectors: int = 10,
         _load(load)
     sizes = {wid: n_jobs.get(wid) if isinstance(n_jobs, dict) else n_jobs for wid in wids}
     missing = {wid: _missing(wid, sizes[wid], seed) for wid in wids}
-    plan = [(wid, load, sh, v) for wid in wids for load in loads for sh in sh_levels
-            for v in range(1 if sh == 0 else n_vectors)]  # fmt: skip
-    grid = [dict(wid=wid, load=load, sh=sh, vector=v, method=method, n_vectors=n_vectors,
-                 n_jobs=sizes[wid], tla=tla, seed=seed)
-            for wid, load, sh, v in plan if missing[wid] is None for method in METHODS]  # fmt: skip
-    results = iter(sweep_results(configuration_point, grid, cache=cache,
-                                 client=client, progress=progress, desc="Section 4 runs"))  # fmt: skip
+    plan = [
+        (wid, load, sh, v)
+        for wid in wids
+        for load in loads
+        for sh in sh_levels
+        for v in range(1 if sh == 0 else n_vectors)
+    ]
+    grid = [
+        dict(
+            wid=wid,
+            load=load,
+            sh=sh,
+            vector=v,
+            method=method,
+            n_vectors=n_vectors,
+            n_jobs=sizes[wid],
+            tla=tla,
+            seed=seed,
+        )
+        for wid, load, sh, v in plan
+        if missing[wid] is None
+        for method in METHODS
+    ]
+    results = iter(
+        sweep_results(
+            configuration_point,
+            grid,
+            cache=cache,
+            client=client,
+            progress=progress,
+            desc="Section 4 runs",
+        )
+    )
     rows = []
     for wid, load, sh, v in plan:
         key = {"wid": wid, "load": load, "sh": sh, "vector": v}
@@ -75,13 +125,22 @@ def run_configurations(wids, loads, sh_levels, *, n_vectors: int = 10,
             continue
         for method in METHODS:
             r = next(results)
-            rows.append({**key, "method": method, "att": r["att"],
-                         "utilization": r["utilization"],
-                         "mean_queue_length": r["mean_queue_length"],
-                         "tla_activations": r["tla_activations"],
-                         "tla_changes": r["tla_changes"], "seconds": r["seconds"],
-                         "missing": None, "jobs": r["jobs"], "whole": sizes[wid] is None,
-                         "vectors": 1 if sh == 0 else n_vectors})  # fmt: skip
+            rows.append(
+                {
+                    **key,
+                    "method": method,
+                    "att": r["att"],
+                    "utilization": r["utilization"],
+                    "mean_queue_length": r["mean_queue_length"],
+                    "tla_activations": r["tla_activations"],
+                    "tla_changes": r["tla_changes"],
+                    "seconds": r["seconds"],
+                    "missing": None,
+                    "jobs": r["jobs"],
+                    "whole": sizes[wid] is None,
+                    "vectors": 1 if sh == 0 else n_vectors,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -90,8 +149,9 @@ def improvement(runs: pd.DataFrame) -> pd.DataFrame:
     TLA's improvement over the best of BF, FF and AI2, ``100 (best - TLA) / best`` %."""
     done = runs[runs["missing"].isna()].copy()
     done["load"] = pd.Categorical(done["load"], categories=list(LOADS), ordered=True)
-    att = done.pivot_table(index=["wid", "load", "sh"], columns="method", values="att",
-                           aggfunc="mean", observed=True)  # fmt: skip
+    att = done.pivot_table(
+        index=["wid", "load", "sh"], columns="method", values="att", aggfunc="mean", observed=True
+    )
     att = att[list(METHODS)]
     att["best other"] = att[["BF", "FF", "AI2"]].min(axis=1)
     att["improvement %"] = 100 * (att["best other"] - att["TLA"]) / att["best other"]
@@ -102,17 +162,36 @@ def table5_frame(runs: pd.DataFrame) -> pd.DataFrame:
     """Average utilization of A2 at SH = 0 per load and method (Table 5's layout)."""
     sel = runs[(runs["wid"] == "A2") & (runs["sh"] == 0) & runs["missing"].isna()]
     table = sel.pivot_table(index="load", columns="method", values="utilization", aggfunc="mean")
-    return table.reindex(index=[lo for lo in LOADS if lo in table.index],
-                         columns=list(TABLE5.columns))  # fmt: skip
+    return table.reindex(
+        index=[lo for lo in LOADS if lo in table.index], columns=list(TABLE5.columns)
+    )
 
 
-def vector_spread(wid: str, load: str, sh: float, *, n_vectors: int = 10, n_jobs: int | None = None,
-                  seed: int = 0, progress: bool = True, cache: str | Path | None = None,
-                  client=None) -> pd.DataFrame:  # fmt: skip
+def vector_spread(
+    wid: str,
+    load: str,
+    sh: float,
+    *,
+    n_vectors: int = 10,
+    n_jobs: int | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    cache: str | Path | None = None,
+    client=None,
+) -> pd.DataFrame:
     """Fig. 7: each method's ATT for each of ``n_vectors`` speed vectors (rows), from
     :func:`run_configurations` (``cache``, ``client``: as there)."""
     if (missing := _missing_study(wid, n_jobs, seed)) is not None:
         return missing
-    runs = run_configurations([wid], [load], [sh], n_vectors=n_vectors, n_jobs={wid: n_jobs},
-                              seed=seed, progress=progress, cache=cache, client=client)  # fmt: skip
+    runs = run_configurations(
+        [wid],
+        [load],
+        [sh],
+        n_vectors=n_vectors,
+        n_jobs={wid: n_jobs},
+        seed=seed,
+        progress=progress,
+        cache=cache,
+        client=client,
+    )
     return runs.pivot(index="vector", columns="method", values="att")[list(METHODS)]

@@ -20,8 +20,16 @@ from .published import INACCURACY_FACTORS, METHODS
 from .workloads import _jobs, _load, _missing_study, _spec, _system
 
 
-def study_point(wid: str, load: str, method: str, *, n_jobs: int | None, seed: int,
-                tla: TLAOptions | None = None, factor: float | None = None) -> dict:  # fmt: skip
+def study_point(
+    wid: str,
+    load: str,
+    method: str,
+    *,
+    n_jobs: int | None,
+    seed: int,
+    tla: TLAOptions | None = None,
+    factor: float | None = None,
+) -> dict:
     """One run of the Section 5 studies (a sweep point): ``method`` (a key of
     :data:`METHODS`) on workload ``wid`` at the named ``load``, SH = 0, FCFS, TLA's
     knobs ``tla``; ``factor``: estimates drawn from the f-model (Eqs. 7-8) with that
@@ -31,13 +39,23 @@ def study_point(wid: str, load: str, method: str, *, n_jobs: int | None, seed: i
     if factor is not None:
         jobs = estimate_inaccuracy(jobs, float(factor), seed=seed)
     res = simulate(jobs, _system(wid), "fcfs", METHODS[method], tla=tla)
-    return {"att": res.metrics["att"], "activations": res.counters.get("tla_activations"),
-            "changes": res.counters.get("tla_changes")}  # fmt: skip
+    return {
+        "att": res.metrics["att"],
+        "activations": res.counters.get("tla_activations"),
+        "changes": res.counters.get("tla_changes"),
+    }
 
 
-def depth_study(wid: str, load: str, depths, *, n_jobs: int | None = None,
-                progress: bool = True, cache: str | Path | None = None,
-                client=None) -> pd.DataFrame:  # fmt: skip
+def depth_study(
+    wid: str,
+    load: str,
+    depths,
+    *,
+    n_jobs: int | None = None,
+    progress: bool = True,
+    cache: str | Path | None = None,
+    client=None,
+) -> pd.DataFrame:
     """Figs. 10-11: TLA's ATT, activations and decision changes against simulation depth
     1 for each depth (None: every waiting job), SH = 0, FCFS. One sweep point per depth
     (``cache``, ``client``: as :func:`run_configurations`)."""
@@ -46,19 +64,36 @@ def depth_study(wid: str, load: str, depths, *, n_jobs: int | None = None,
     if (missing := _missing_study(wid, n_jobs)) is not None:
         return missing
     depths = list(depths)
-    grid = [dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0,
-                 tla=TLAOptions(depth=depth)) for depth in depths]  # fmt: skip
-    results = sweep_results(study_point, grid, cache=cache, client=client,
-                            progress=progress, desc="simulation depth")  # fmt: skip
-    rows = [{"depth": "all" if depth is None else depth, "att": r["att"],
-             "activations": r["activations"], "changes vs depth 1": r["changes"]}
-            for depth, r in zip(depths, results, strict=True)]  # fmt: skip
+    grid = [
+        dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0, tla=TLAOptions(depth=depth))
+        for depth in depths
+    ]
+    results = sweep_results(
+        study_point, grid, cache=cache, client=client, progress=progress, desc="simulation depth"
+    )
+    rows = [
+        {
+            "depth": "all" if depth is None else depth,
+            "att": r["att"],
+            "activations": r["activations"],
+            "changes vs depth 1": r["changes"],
+        }
+        for depth, r in zip(depths, results, strict=True)
+    ]
     return pd.DataFrame(rows).set_index("depth")
 
 
-def inaccuracy_study(wid: str, load: str, factors=INACCURACY_FACTORS, *, n_jobs: int | None = None,
-                     seed: int = 0, progress: bool = True, cache: str | Path | None = None,
-                     client=None) -> pd.DataFrame:  # fmt: skip
+def inaccuracy_study(
+    wid: str,
+    load: str,
+    factors=INACCURACY_FACTORS,
+    *,
+    n_jobs: int | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    cache: str | Path | None = None,
+    client=None,
+) -> pd.DataFrame:
     """Fig. 8: ATT of the four methods (SH = 0) when estimates follow the f-model (Eqs.
     7-8) with each inaccuracy factor; one seeded estimate draw per factor. One sweep
     point per (factor, method) (``cache``, ``client``: as :func:`run_configurations`)."""
@@ -67,19 +102,34 @@ def inaccuracy_study(wid: str, load: str, factors=INACCURACY_FACTORS, *, n_jobs:
     if (missing := _missing_study(wid, n_jobs, seed)) is not None:
         return missing
     factors = list(factors)
-    grid = [dict(wid=wid, load=load, method=m, n_jobs=n_jobs, seed=seed, factor=float(f))
-            for f in factors for m in METHODS]  # fmt: skip
-    results = iter(sweep_results(study_point, grid, cache=cache, client=client,
-                                 progress=progress, desc="Fig. 8 runs"))  # fmt: skip
+    grid = [
+        dict(wid=wid, load=load, method=m, n_jobs=n_jobs, seed=seed, factor=float(f))
+        for f in factors
+        for m in METHODS
+    ]
+    results = iter(
+        sweep_results(
+            study_point, grid, cache=cache, client=client, progress=progress, desc="Fig. 8 runs"
+        )
+    )
     rows = {}
     for f in factors:
         rows[f] = {m: next(results)["att"] for m in METHODS}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("inaccuracy factor")
 
 
-def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_first",),
-                   allocation_depths=(1,), n_jobs: int | None = None, progress: bool = True,
-                   cache: str | Path | None = None, client=None) -> pd.DataFrame:  # fmt: skip
+def tla_knob_study(
+    wid: str,
+    load: str,
+    *,
+    depths=(None,),
+    policies=("fastest_first",),
+    allocation_depths=(1,),
+    n_jobs: int | None = None,
+    progress: bool = True,
+    cache: str | Path | None = None,
+    client=None,
+) -> pd.DataFrame:
     """Figs. 12-13: TLA's ATT (SH = 0) over the product of simulation depths, policies
     inside the simulation and allocation depths. One sweep point per setting
     (``cache``, ``client``: as :func:`run_configurations`)."""
@@ -88,13 +138,24 @@ def tla_knob_study(wid: str, load: str, *, depths=(None,), policies=("fastest_fi
     if (missing := _missing_study(wid, n_jobs)) is not None:
         return missing
     settings = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
-    grid = [dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0,
-                 tla=TLAOptions(depth=d, policy=p, allocation_depth=a))
-            for d, p, a in settings]  # fmt: skip
-    results = sweep_results(study_point, grid, cache=cache, client=client,
-                            progress=progress, desc="TLA settings")  # fmt: skip
-    rows = [{"depth": "all" if d is None else d, "policy": p, "allocation depth": a,
-             "att": r["att"]} for (d, p, a), r in zip(settings, results, strict=True)]  # fmt: skip
+    grid = [
+        dict(
+            wid=wid,
+            load=load,
+            method="TLA",
+            n_jobs=n_jobs,
+            seed=0,
+            tla=TLAOptions(depth=d, policy=p, allocation_depth=a),
+        )
+        for d, p, a in settings
+    ]
+    results = sweep_results(
+        study_point, grid, cache=cache, client=client, progress=progress, desc="TLA settings"
+    )
+    rows = [
+        {"depth": "all" if d is None else d, "policy": p, "allocation depth": a, "att": r["att"]}
+        for (d, p, a), r in zip(settings, results, strict=True)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -111,9 +172,24 @@ def decision_seconds(q: int, r: int, m: int, *, repeat: int = 5, seed: int = 0) 
     wprocs = rng.integers(1, 65, q)
     wprocs[0] = 1  # the target fits on every cluster
     west, wsubmit = rng.exponential(1000.0, q), -rng.uniform(0, 5000, q)
-    args = (np.ones(m), free, heap0, r, wprocs, wsubmit, west, q, 0.0, np.ones(m, np.bool_),
-            FASTEST_FIRST, ATT, np.zeros(1, np.uint64), np.empty(m), np.empty(q, np.int64),
-            np.empty(q))  # fmt: skip
+    args = (
+        np.ones(m),
+        free,
+        heap0,
+        r,
+        wprocs,
+        wsubmit,
+        west,
+        q,
+        0.0,
+        np.ones(m, np.bool_),
+        FASTEST_FIRST,
+        ATT,
+        np.zeros(1, np.uint64),
+        np.empty(m),
+        np.empty(q, np.int64),
+        np.empty(q),
+    )
     score_clusters(*args)
     times = []
     for _ in range(repeat):
@@ -125,8 +201,9 @@ def decision_seconds(q: int, r: int, m: int, *, repeat: int = 5, seed: int = 0) 
 
 def scoring_times(qs=(10, 100, 1_000, 5_000), rs=(10, 100, 1_000), m: int = 5) -> pd.DataFrame:
     """Fig. 5's grid: milliseconds per decision for each (q waiting, r running)."""
-    table = pd.DataFrame(index=pd.Index(qs, name="q waiting"),
-                         columns=pd.Index(rs, name="r running"), dtype=float)  # fmt: skip
+    table = pd.DataFrame(
+        index=pd.Index(qs, name="q waiting"), columns=pd.Index(rs, name="r running"), dtype=float
+    )
     for q in qs:
         for r in rs:
             table.loc[q, r] = 1e3 * decision_seconds(q, r, m)

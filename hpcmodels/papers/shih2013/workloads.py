@@ -74,8 +74,10 @@ def _other_log(w: Workload, jobs: pd.DataFrame) -> str:
     """How our copy of a trace differs from the paper's (A1/A2: the cleaned SDSC 4.2 log
     keeps another number of jobs after the filter)."""
     if w.wid in ("A1", "A2") and len(jobs) != int(w.jobs):
-        return (f"the cleaned SDSC SP2 log 4.2: {len(jobs):,} jobs after the filter, "
-                f"not {int(w.jobs):,}")  # fmt: skip
+        return (
+            f"the cleaned SDSC SP2 log 4.2: {len(jobs):,} jobs after the filter, "
+            f"not {int(w.jobs):,}"
+        )
     return ""
 
 
@@ -84,23 +86,44 @@ def _rows(w: Workload, jobs: pd.DataFrame) -> list[dict]:
     ours_sl = system_loading(jobs, w.processors)
     rows = []
     if w.source in ("SDSC SP2", "DAS2", "ANL Intrepid"):
-        rows.append(compare_value(item, f"{w.source} jobs", w.jobs, float(len(jobs)),
-                                  kind="count", other_input=_other_log(w, jobs),
-                                  cause=f"{len(jobs) - int(w.jobs):+,} jobs after the filter on the "
-                                  "log available here"))  # fmt: skip
+        rows.append(
+            compare_value(
+                item,
+                f"{w.source} jobs",
+                w.jobs,
+                float(len(jobs)),
+                kind="count",
+                other_input=_other_log(w, jobs),
+                cause=f"{len(jobs) - int(w.jobs):+,} jobs after the filter on the "
+                "log available here",
+            )
+        )
     if w.source == "Feitelson96":
         row = compare_value(item, "original SL", w.sl, ours_sl, kind="fraction")
-        row.update(verdict="reconstructed model",
-                   reason="provisional parameters; the load is a parameter (0.5 offered "
-                   "load on 128 processors), so the SL is not comparable")  # fmt: skip
+        row.update(
+            verdict="reconstructed model",
+            reason="provisional parameters; the load is a parameter (0.5 offered "
+            "load on 128 processors), so the SL is not comparable",
+        )
         rows.append(row)
     else:
-        cause = ("the model as specified gives this SL; the paper's generator or "
-                 "settings must have differed (shared/models/lublin99.md, section 9)"
-                 if w.source == "Lublin99" else "")  # fmt: skip
-        rows.append(compare_value(item, f"original SL on {w.processors} processors", w.sl,
-                                  ours_sl, kind="fraction", other_input=_other_log(w, jobs),
-                                  cause=cause))  # fmt: skip
+        cause = (
+            "the model as specified gives this SL; the paper's generator or "
+            "settings must have differed (shared/models/lublin99.md, section 9)"
+            if w.source == "Lublin99"
+            else ""
+        )
+        rows.append(
+            compare_value(
+                item,
+                f"original SL on {w.processors} processors",
+                w.sl,
+                ours_sl,
+                kind="fraction",
+                other_input=_other_log(w, jobs),
+                cause=cause,
+            )
+        )
     return rows
 
 
@@ -112,8 +135,7 @@ def table3(*, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFrame:
         try:
             jobs = workload_jobs(w.wid, n_jobs=n_jobs, seed=seed)
         except LogNotAvailable as err:
-            rows.append(not_run(f"Table 3 {w.wid}", f"{w.source} workload", w.sl,
-                                log_missing(err)))  # fmt: skip
+            rows.append(not_run(f"Table 3 {w.wid}", f"{w.source} workload", w.sl, log_missing(err)))
             continue
         rows += _rows(w, jobs)
     frame = pd.DataFrame(rows)
@@ -143,8 +165,9 @@ def scaled_jobs(wid: str, load: float, *, n_jobs: int | None = None, seed: int =
     if n_jobs is not None:
         jobs = jobs.iloc[:n_jobs]
     scaled = scale_to_loading(jobs, _spec(wid).processors, load)
-    return pd.DataFrame({"submit": scaled["submit"], "runtime": scaled["runtime"],
-                         "procs": processors(scaled)})  # fmt: skip
+    return pd.DataFrame(
+        {"submit": scaled["submit"], "runtime": scaled["runtime"], "procs": processors(scaled)}
+    )
 
 
 @lru_cache(maxsize=8)
