@@ -6,6 +6,8 @@ import pandas as pd
 import pytest
 
 from hpcmodels.papers import huang2006 as huang
+from hpcmodels.papers.huang2006 import rows as huang_rows
+from hpcmodels.papers.huang2006 import simulation, workload
 from hpcmodels.papers.report import TOLERANCES
 from hpcmodels.stats import t_interval
 
@@ -89,7 +91,7 @@ def test_the_runs_are_one_cached_sweep_and_a_failed_run_is_named(jobs_and_log, t
     def no_simulation(*args, **kwargs):
         raise OSError("no simulation expected")
 
-    monkeypatch.setattr(huang, "simulate", no_simulation)
+    monkeypatch.setattr(simulation, "simulate", no_simulation)
     pd.testing.assert_frame_equal(huang.policies_by_load(log, [1.0], cache=tmp_path,
                                                          progress=False), serial)  # fmt: skip
     with pytest.raises(RuntimeError, match=r"5 of 5 points of simulate_run \(Tables 2-3\) failed; "
@@ -193,7 +195,7 @@ def test_both_median_readings_computed_and_labelled(jobs_and_log, grid_runs):
         other = huang.MEDIAN_UPPER if name == "Median Fit" else "Median Fit"
         if check.loc[(5.0, name), "breaks"]:
             assert "BREAKS the typical ratio" in row["reason"]
-            assert f"{other} gives {huang._num(t5.loc[5.0, other])}" in row["reason"]
+            assert f"{other} gives {huang_rows._num(t5.loc[5.0, other])}" in row["reason"]
 
 
 def test_random_fit_is_the_mean_over_seeds_with_its_interval(jobs_and_log, grid_runs,
@@ -212,13 +214,13 @@ def test_random_fit_is_the_mean_over_seeds_with_its_interval(jobs_and_log, grid_
     assert np.isnan(df.loc[(5.0, "First Fit"), "mean_wait_ci"])  # one deterministic run
 
     seen = []
-    original = huang.compare_value
+    original = huang_rows.compare_value
 
     def spy(item, quantity, paper, ours, **kw):
         seen.append((item, quantity, ours, kw.get("ci")))
         return original(item, quantity, paper, ours, **kw)
 
-    monkeypatch.setattr(huang, "compare_value", spy)
+    monkeypatch.setattr(huang_rows, "compare_value", spy)
     huang.slowdown_rows(df.reset_index(), log, len(jobs))
     got = {(i, q): (o, ci) for i, q, o, ci in seen}
     assert got[("Table 5", "slowdown 5, Random Fit")] == pytest.approx((mean, half))
@@ -366,8 +368,8 @@ def test_without_the_log_every_table_and_claim_is_not_run_naming_it(monkeypatch)
     def absent(log):
         raise error
 
-    monkeypatch.setattr(huang, "_completed_jobs", absent)
-    monkeypatch.setattr(huang, "is_available", lambda name: False)
+    monkeypatch.setattr(workload, "_completed_jobs", absent)
+    monkeypatch.setattr(workload, "is_available", lambda name: False)
     jobs, log = huang.load_jobs()
     assert log == huang.CLEANED_LOG and jobs.empty and missing_of(jobs) == reason
     by_load = huang.policies_by_load(log, [1.0], progress=False)
