@@ -66,8 +66,11 @@ def ensemble_points() -> list[dict]:
     of ``r`` and seeds random fit with ``r``."""
     log = ENSEMBLE_LOG
     grid = [("load", lf) for lf in LOAD_FACTORS] + [("slowdown", s) for s in SLOWDOWNS]
-    return [dict(log=log, study=study, x=float(x), replicate=r)
-            for r in range(ENSEMBLE_REPLICATES) for study, x in grid]  # fmt: skip
+    return [
+        dict(log=log, study=study, x=float(x), replicate=r)
+        for r in range(ENSEMBLE_REPLICATES)
+        for study, x in grid
+    ]
 
 
 def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
@@ -90,8 +93,16 @@ def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
         return out
 
     def run(selection: str, allocation: str, coallocation: str) -> dict:
-        return simulate_run(log, GRID, selection, allocation, coallocation=coallocation,
-                            slowdown=float(x), load_factor=scale, seed=replicate)  # fmt: skip
+        return simulate_run(
+            log,
+            GRID,
+            selection,
+            allocation,
+            coallocation=coallocation,
+            slowdown=float(x),
+            load_factor=scale,
+            seed=replicate,
+        )
 
     for name, alloc in {**METHODS, **OTHER_ALLOCATIONS}.items():
         m = run("fcfs", alloc, "fixed_order")
@@ -99,7 +110,9 @@ def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
         out[ensemble_key("Table 6", "slowdown", x, name)] = m["mean_waiting_ratio"]
         if name == "First Fit":
             out[ensemble_key("Table 9", "slowdown", x, "wait single-pool")] = m["mean_wait"]
-            out[ensemble_key("Table 9", "slowdown", x, "ratio single-pool")] = m["mean_waiting_ratio"]  # fmt: skip
+            out[ensemble_key("Table 9", "slowdown", x, "ratio single-pool")] = m[
+                "mean_waiting_ratio"
+            ]
     for name, heuristic in HEURISTICS.items():
         m = run("fcfs", "best_fit", heuristic)
         out[ensemble_key("Table 7", "slowdown", x, name)] = m["mean_wait"]
@@ -123,10 +136,14 @@ def _ensemble_tables(store: pd.DataFrame):
     tables["Table 9"] = (None, TABLE9, "slowdown")
     for item, (_, paper, label) in tables.items():
         columns = list(paper.columns) + [c for c in READINGS if item in ("Table 5", "Table 6")]
-        runs = {(r, c): values(store, ensemble_key(item, label, r, c))
-                for r in paper.index for c in columns}  # fmt: skip
-        means = pd.DataFrame({c: [runs[(r, c)].mean() for r in paper.index] for c in columns},
-                             index=paper.index)  # fmt: skip
+        runs = {
+            (r, c): values(store, ensemble_key(item, label, r, c))
+            for r in paper.index
+            for c in columns
+        }
+        means = pd.DataFrame(
+            {c: [runs[(r, c)].mean() for r in paper.index] for c in columns}, index=paper.index
+        )
         yield item, paper, label, means, runs
 
 
@@ -149,24 +166,44 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         readings = READINGS if item in ("Table 5", "Table 6") else None
         check = ratio_check(paper, means, readings=readings)
         for (r, col), c in check.iterrows():
-            rows.append(ensemble_value(
-                item, f"{label} {r:g}, {col}", c["printed"], runs[(r, col)], kind="time",
-                k=1, other_input=_other_input(log),
-                note=_join(READING_NOTES.get(col, ""), f"whole log, {n} replicates "
-                                 "(runtimes x (1 +- 1e-4), random fit seeded by the replicate)",
-                                 _ratio_note(c)),
-                cause=_cause(check, r, col, log, None),
-            ))  # fmt: skip
+            rows.append(
+                ensemble_value(
+                    item,
+                    f"{label} {r:g}, {col}",
+                    c["printed"],
+                    runs[(r, col)],
+                    kind="time",
+                    k=1,
+                    other_input=_other_input(log),
+                    note=_join(
+                        READING_NOTES.get(col, ""),
+                        f"whole log, {n} replicates "
+                        "(runtimes x (1 +- 1e-4), random fit seeded by the replicate)",
+                        _ratio_note(c),
+                    ),
+                    cause=_cause(check, r, col, log, None),
+                )
+            )
     losses = []
     for s in SLOWDOWNS:
-        row = paired_claim("Table 9", f"integrated waits less at slowdown {s:g}",
-                           values(store, ensemble_key("Table 9", "slowdown", s, "wait integrated")),
-                           values(store, ensemble_key("Table 9", "slowdown", s, "wait single-pool")),
-                           a_name="integrated", b_name="single-pool")  # fmt: skip
+        row = paired_claim(
+            "Table 9",
+            f"integrated waits less at slowdown {s:g}",
+            values(store, ensemble_key("Table 9", "slowdown", s, "wait integrated")),
+            values(store, ensemble_key("Table 9", "slowdown", s, "wait single-pool")),
+            a_name="integrated",
+            b_name="single-pool",
+        )
         if row["verdict"] != "qualitative":
             losses.append(f"{s:g}: {row['ours']}")
-    rows.append(claim("Table 9", "the integrated approach beats the single-pool queue at every "
-                      "slowdown", not losses, f"paired over {n} replicates at each slowdown: "
-                      + ("integrated lower at every one" if not losses else "; ".join(losses)),
-                      cause="the paired 95 % CI does not lie below 0 at " + "; ".join(losses)))  # fmt: skip
+    rows.append(
+        claim(
+            "Table 9",
+            "the integrated approach beats the single-pool queue at every slowdown",
+            not losses,
+            f"paired over {n} replicates at each slowdown: "
+            + ("integrated lower at every one" if not losses else "; ".join(losses)),
+            cause="the paired 95 % CI does not lie below 0 at " + "; ".join(losses),
+        )
+    )
     return rows

@@ -42,8 +42,14 @@ def _half_unit(printed: str) -> float:
     return 0.5 * 10.0 ** -(len(text.split(".", 1)[1]) if "." in text else 0)
 
 
-def ratio_check(paper: pd.DataFrame, ours: pd.DataFrame, *, ci: pd.DataFrame | None = None,
-                readings: Mapping[str, str] | None = None, kind: str = "time") -> pd.DataFrame:  # fmt: skip
+def ratio_check(
+    paper: pd.DataFrame,
+    ours: pd.DataFrame,
+    *,
+    ci: pd.DataFrame | None = None,
+    readings: Mapping[str, str] | None = None,
+    kind: str = "time",
+) -> pd.DataFrame:
     """Each cell's ours/paper ratio against the table's *typical ratio*: the median of
     the ratios over the paper's cells (ours' columns named as the paper's). A cell
     *breaks* the typical ratio when ours lies farther from ``typical x paper`` than the
@@ -58,17 +64,28 @@ def ratio_check(paper: pd.DataFrame, ours: pd.DataFrame, *, ci: pd.DataFrame | N
             printed = str(paper.loc[r, pcol])
             p, o = float(printed), float(ours.loc[r, col])
             h = float(ci.loc[r, col]) if ci is not None and col in ci.columns else math.nan
-            records.append(dict(row=r, column=col, paper_column=pcol, printed=printed,
-                                paper=p, ours=o, ci=h if math.isfinite(h) else 0.0,
-                                ratio=o / p if p else math.nan, primary=col == pcol))  # fmt: skip
+            records.append(
+                dict(
+                    row=r,
+                    column=col,
+                    paper_column=pcol,
+                    printed=printed,
+                    paper=p,
+                    ours=o,
+                    ci=h if math.isfinite(h) else 0.0,
+                    ratio=o / p if p else math.nan,
+                    primary=col == pcol,
+                )
+            )
     frame = pd.DataFrame(records)
     typical = float(np.nanmedian(frame.loc[frame["primary"], "ratio"].to_numpy(float)))
     tolerance = TOLERANCES[kind]
     frame["typical"] = typical
     frame["expected"] = typical * frame["paper"]
-    frame["allowed"] = [max(tolerance.of(e), h) + typical * _half_unit(s)
-                        for e, h, s in zip(frame["expected"], frame["ci"], frame["printed"],
-                                           strict=True)]  # fmt: skip
+    frame["allowed"] = [
+        max(tolerance.of(e), h) + typical * _half_unit(s)
+        for e, h, s in zip(frame["expected"], frame["ci"], frame["printed"], strict=True)
+    ]
     frame["breaks"] = (frame["ours"] - frame["expected"]).abs() > frame["allowed"]
     return frame.set_index(["row", "column"])
 
@@ -81,8 +98,10 @@ def _num(x: float, digits: int = 4) -> str:
 def _ratio_note(c: pd.Series) -> str:
     text = f"ours/paper {c['ratio']:.3g}, table's typical ratio {c['typical']:.3g}"
     if c["breaks"]:
-        text += (f"; BREAKS the typical ratio: {c['typical']:.3g} x paper = "
-                 f"{_num(c['expected'])} ± {_num(c['allowed'], 2)}")  # fmt: skip
+        text += (
+            f"; BREAKS the typical ratio: {c['typical']:.3g} x paper = "
+            f"{_num(c['expected'])} ± {_num(c['allowed'], 2)}"
+        )
     return text
 
 
@@ -99,19 +118,29 @@ def _cause(check: pd.DataFrame, r, col: str, log: str, n_jobs: int | None) -> st
             text += f"; {name} gives {_num(o['ours'])} (ours/paper {o['ratio']:.3g}, {fit})"
         return text if len(others) else text + "; no measurement here explains it"
     if log == FULL_LOG:
-        return (f"the whole table lies at {c['typical']:.3g} x the paper's values; no "
-                "measured cause")  # fmt: skip
+        return f"the whole table lies at {c['typical']:.3g} x the paper's values; no measured cause"
     text = "in line with the table's typical ratio: the cleaned log's offset"
     if n_jobs:
-        text += (f" (it lacks {TOTAL_JOBS - n_jobs:,} of the paper's jobs, short ones: Table 1 "
-                 f"rows; {TOTAL_JOBS:,} / {n_jobs:,} = {TOTAL_JOBS / n_jobs:.3f} if they had "
-                 "waited nothing and delayed no one)")  # fmt: skip
+        text += (
+            f" (it lacks {TOTAL_JOBS - n_jobs:,} of the paper's jobs, short ones: Table 1 "
+            f"rows; {TOTAL_JOBS:,} / {n_jobs:,} = {TOTAL_JOBS / n_jobs:.3f} if they had "
+            "waited nothing and delayed no one)"
+        )
     return text
 
 
-def table_rows(item: str, paper: pd.DataFrame, ours: pd.DataFrame, label: str, log: str, *,
-               ci: pd.DataFrame | None = None, readings: Mapping[str, str] | None = None,
-               notes: Mapping[str, str] | None = None, n_jobs: int | None = None) -> list[dict]:  # fmt: skip
+def table_rows(
+    item: str,
+    paper: pd.DataFrame,
+    ours: pd.DataFrame,
+    label: str,
+    log: str,
+    *,
+    ci: pd.DataFrame | None = None,
+    readings: Mapping[str, str] | None = None,
+    notes: Mapping[str, str] | None = None,
+    n_jobs: int | None = None,
+) -> list[dict]:
     """Cell-by-cell comparison of one table of simulated means (``ours`` laid out like
     ``paper``; kind "time"). ``ci``: ours' 95 % half-widths where ours is a mean over
     seeds; ``readings``: ours' extra columns and the paper column each reads (compared
@@ -123,16 +152,28 @@ def table_rows(item: str, paper: pd.DataFrame, ours: pd.DataFrame, label: str, l
     rows = []
     for (r, col), c in check.iterrows():
         note = "; ".join(x for x in ((notes or {}).get(col, ""), _ratio_note(c)) if x)
-        rows.append(compare_value(item, f"{label} {r:g}, {col}", c["printed"], c["ours"],
-                                  kind="time", ci=c["ci"] or None, other_input=other,
-                                  note=note, cause=_cause(check, r, col, log, n_jobs)))  # fmt: skip
+        rows.append(
+            compare_value(
+                item,
+                f"{label} {r:g}, {col}",
+                c["printed"],
+                c["ours"],
+                kind="time",
+                ci=c["ci"] or None,
+                other_input=other,
+                note=note,
+                cause=_cause(check, r, col, log, n_jobs),
+            )
+        )
     return rows
 
 
 def _load_tables(by_load: pd.DataFrame):
     """Tables 2-3 as :func:`table_rows` takes them."""
-    for item, metric, paper in (("Table 2", "mean_wait", TABLE2),
-                                ("Table 3", "mean_waiting_ratio", TABLE3)):  # fmt: skip
+    for item, metric, paper in (
+        ("Table 2", "mean_wait", TABLE2),
+        ("Table 3", "mean_waiting_ratio", TABLE3),
+    ):
         ours = pivot(by_load, metric, list(POLICIES))
         yield dict(item=item, paper=paper.loc[ours.index], ours=ours, label="load factor")
 
@@ -141,16 +182,30 @@ def _slowdown_tables(by_slowdown: pd.DataFrame):
     """Tables 5-9 as :func:`table_rows` takes them: Tables 5-6 with both median-fit
     readings and random fit's 95 % half-widths."""
     runs = by_slowdown.loc[by_slowdown["method"] == "Random Fit", "runs"]
-    notes = {**READING_NOTES, "Random Fit": f"mean of {int(runs.min()) if len(runs) else 0} "
-             "seeds, 95 % CI from their spread"}  # fmt: skip
-    for item, metric, paper in (("Table 5", "mean_wait", TABLE5),
-                                ("Table 6", "mean_waiting_ratio", TABLE6)):  # fmt: skip
+    notes = {
+        **READING_NOTES,
+        "Random Fit": f"mean of {int(runs.min()) if len(runs) else 0} "
+        "seeds, 95 % CI from their spread",
+    }
+    for item, metric, paper in (
+        ("Table 5", "mean_wait", TABLE5),
+        ("Table 6", "mean_waiting_ratio", TABLE6),
+    ):
         ours = pivot(by_slowdown, metric, OUR_METHODS)
         ci = pivot(by_slowdown, f"{metric}_ci", OUR_METHODS)
-        yield dict(item=item, paper=paper.loc[ours.index], ours=ours, label="slowdown", ci=ci,
-                   readings=READINGS, notes=notes)  # fmt: skip
-    for item, metric, paper in (("Table 7", "mean_wait", TABLE7),
-                                ("Table 8", "mean_waiting_ratio", TABLE8)):  # fmt: skip
+        yield dict(
+            item=item,
+            paper=paper.loc[ours.index],
+            ours=ours,
+            label="slowdown",
+            ci=ci,
+            readings=READINGS,
+            notes=notes,
+        )
+    for item, metric, paper in (
+        ("Table 7", "mean_wait", TABLE7),
+        ("Table 8", "mean_waiting_ratio", TABLE8),
+    ):
         ours = pivot(by_slowdown, metric, list(HEURISTICS))
         yield dict(item=item, paper=paper.loc[ours.index], ours=ours, label="slowdown")
     t9 = table9_frame(by_slowdown)
@@ -162,25 +217,36 @@ def load_rows(by_load: pd.DataFrame, log: str, n_jobs: int | None = None) -> lis
     missing log when the runs could not be made."""
     if reason := missing_of(by_load):
         return _not_run(["Table 2", "Table 3"], reason)
-    return [row for spec in _load_tables(by_load)
-            for row in table_rows(**spec, log=log, n_jobs=n_jobs)]  # fmt: skip
+    return [
+        row for spec in _load_tables(by_load) for row in table_rows(**spec, log=log, n_jobs=n_jobs)
+    ]
 
 
-def slowdown_rows(by_slowdown: pd.DataFrame, log: str, n_jobs: int | None = None,
-                  items: Sequence[str] | None = None) -> list[dict]:  # fmt: skip
+def slowdown_rows(
+    by_slowdown: pd.DataFrame,
+    log: str,
+    n_jobs: int | None = None,
+    items: Sequence[str] | None = None,
+) -> list[dict]:
     """Tables 5-9 cell by cell (:func:`table_rows`): Tables 5-6 with both median-fit
     readings and random fit's 95 % interval; ``items`` picks tables ("Table 9"); ``not
     run`` rows naming the missing log when the runs could not be made."""
     if reason := missing_of(by_slowdown):
         tables = ["Table 5", "Table 6", "Table 7", "Table 8", "Table 9"]
         return _not_run([t for t in tables if items is None or t in items], reason)
-    return [row for spec in _slowdown_tables(by_slowdown)
-            if items is None or spec["item"] in items
-            for row in table_rows(**spec, log=log, n_jobs=n_jobs)]  # fmt: skip
+    return [
+        row
+        for spec in _slowdown_tables(by_slowdown)
+        if items is None or spec["item"] in items
+        for row in table_rows(**spec, log=log, n_jobs=n_jobs)
+    ]
 
 
-def typical_ratios(by_load: pd.DataFrame | None = None, by_slowdown: pd.DataFrame | None = None,
-                   n_jobs: int | None = None) -> pd.DataFrame:  # fmt: skip
+def typical_ratios(
+    by_load: pd.DataFrame | None = None,
+    by_slowdown: pd.DataFrame | None = None,
+    n_jobs: int | None = None,
+) -> pd.DataFrame:
     """Per table: its typical ours/paper ratio (:func:`ratio_check`), the lowest and
     highest ratio of its cells, how many cells lie in line with it, and the cells that
     break it (with their ratios). With ``n_jobs`` (the jobs simulated), ``typical /
@@ -188,16 +254,24 @@ def typical_ratios(by_load: pd.DataFrame | None = None, by_slowdown: pd.DataFram
     time (or waiting ratio) over the paper's total."""
     if reason := missing_of(by_load, by_slowdown):
         return missing_frame(reason)
-    specs = [*(_load_tables(by_load) if by_load is not None else []),
-             *(_slowdown_tables(by_slowdown) if by_slowdown is not None else [])]  # fmt: skip
+    specs = [
+        *(_load_tables(by_load) if by_load is not None else []),
+        *(_slowdown_tables(by_slowdown) if by_slowdown is not None else []),
+    ]
     out = []
     for spec in specs:
-        check = ratio_check(spec["paper"], spec["ours"], ci=spec.get("ci"),
-                            readings=spec.get("readings"))  # fmt: skip
+        check = ratio_check(
+            spec["paper"], spec["ours"], ci=spec.get("ci"), readings=spec.get("readings")
+        )
         broken = check[check["breaks"]]
-        row = dict(item=spec["item"], typical=check["typical"].iloc[0], cells=len(check),
-                   lowest=check["ratio"].min(), highest=check["ratio"].max(),
-                   in_line=int((~check["breaks"]).sum()))  # fmt: skip
+        row = dict(
+            item=spec["item"],
+            typical=check["typical"].iloc[0],
+            cells=len(check),
+            lowest=check["ratio"].min(),
+            highest=check["ratio"].max(),
+            in_line=int((~check["breaks"]).sum()),
+        )
         if n_jobs:
             row["typical / count ratio"] = row["typical"] / (TOTAL_JOBS / n_jobs)
         row["breaking"] = ", ".join(f"{r:g} {c} ({v:.3g})" for (r, c), v in broken["ratio"].items())

@@ -56,12 +56,20 @@ def simulate_run(
     runtimes times ``slowdown``, random choices from ``seed``
     (:func:`hpcmodels.multicluster.simulate`). Returns the run's metrics."""
     jobs = scale_runtimes(_completed_jobs(log)[["submit", "runtime", "procs"]], load_factor)
-    return simulate(jobs, clusters, selection, allocation, coallocation=coallocation,
-                    slowdown=slowdown, seed=seed).metrics  # fmt: skip
+    return simulate(
+        jobs,
+        clusters,
+        selection,
+        allocation,
+        coallocation=coallocation,
+        slowdown=slowdown,
+        seed=seed,
+    ).metrics
 
 
-def _run_sweep(labels: list[dict], grid: list[dict], desc: str, client, cache,
-               progress: bool) -> pd.DataFrame:  # fmt: skip
+def _run_sweep(
+    labels: list[dict], grid: list[dict], desc: str, client, cache, progress: bool
+) -> pd.DataFrame:
     """:func:`simulate_run` over ``grid`` (:func:`hpcmodels.sweep.sweep`), one row per
     point: its ``labels`` and the run's metrics. A failed point is a ``RuntimeError``
     naming how many failed, the first one's parameters and its error
@@ -73,8 +81,14 @@ def _run_sweep(labels: list[dict], grid: list[dict], desc: str, client, cache,
     return pd.concat([pd.DataFrame(labels), metrics], axis=1)
 
 
-def policies_by_load(log: str, load_factors: Sequence[float] = LOAD_FACTORS, *, client=None,
-                     cache: str | Path | None = None, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+def policies_by_load(
+    log: str,
+    load_factors: Sequence[float] = LOAD_FACTORS,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Tables 2-3: the five selection policies on one 384-processor cluster, the jobs of
     ``log`` (:func:`load_jobs`). One row per (load factor, policy): the run's metrics.
     ``client``, ``cache`` and ``progress`` go to :func:`hpcmodels.sweep.sweep`: where
@@ -91,9 +105,15 @@ def policies_by_load(log: str, load_factors: Sequence[float] = LOAD_FACTORS, *, 
     return _run_sweep(labels, grid, "Tables 2-3", client, cache, progress)
 
 
-def allocation_runs(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
-                    seeds: Iterable[int] = RANDOM_SEEDS, *, client=None,
-                    cache: str | Path | None = None, progress: bool = True) -> pd.DataFrame:  # fmt: skip
+def allocation_runs(
+    log: str,
+    slowdowns: Sequence[float] = SLOWDOWNS,
+    seeds: Iterable[int] = RANDOM_SEEDS,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Every run of Tables 5-9 on the jobs of ``log``, one row each: FCFS with each
     allocation method (both median-fit readings; random fit once per seed) and
     fixed-order co-allocation, best fit with each co-allocation heuristic, and the
@@ -108,8 +128,11 @@ def allocation_runs(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
 
     def run(s: float, name: str, seed: float = math.nan, **policies) -> None:
         labels.append({"slowdown ratio": s, "method": name, "seed": seed})
-        grid.append(dict(log=log, clusters=GRID, slowdown=s, seed=0 if math.isnan(seed) else seed,
-                         **policies))  # fmt: skip
+        grid.append(
+            dict(
+                log=log, clusters=GRID, slowdown=s, seed=0 if math.isnan(seed) else seed, **policies
+            )
+        )
 
     for s in slowdowns:
         for name, alloc in {**METHODS, **OTHER_ALLOCATIONS}.items():
@@ -117,8 +140,13 @@ def allocation_runs(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
                 run(s, name, seed, selection="fcfs", allocation=alloc, coallocation="fixed_order")
         for name, heur in HEURISTICS.items():
             run(s, name, selection="fcfs", allocation="best_fit", coallocation=heur)
-        run(s, "Integrated", selection="smallest_first", allocation="best_fit",
-            coallocation="larger_first")  # fmt: skip
+        run(
+            s,
+            "Integrated",
+            selection="smallest_first",
+            allocation="best_fit",
+            coallocation="larger_first",
+        )
     return _run_sweep(labels, grid, "Tables 5-9", client, cache, progress)
 
 
@@ -142,13 +170,19 @@ def summarise_runs(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def allocation_by_slowdown(log: str, slowdowns: Sequence[float] = SLOWDOWNS,
-                           seeds: Iterable[int] = RANDOM_SEEDS, *, client=None,
-                           cache: str | Path | None = None,
-                           progress: bool = True) -> pd.DataFrame:  # fmt: skip
+def allocation_by_slowdown(
+    log: str,
+    slowdowns: Sequence[float] = SLOWDOWNS,
+    seeds: Iterable[int] = RANDOM_SEEDS,
+    *,
+    client=None,
+    cache: str | Path | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Tables 5-9 (:func:`allocation_runs`), summarised (:func:`summarise_runs`)."""
-    return summarise_runs(allocation_runs(log, slowdowns, seeds, client=client, cache=cache,
-                                          progress=progress))  # fmt: skip
+    return summarise_runs(
+        allocation_runs(log, slowdowns, seeds, client=client, cache=cache, progress=progress)
+    )
 
 
 def pivot(df: pd.DataFrame, metric: str, columns: list[str]) -> pd.DataFrame:
@@ -179,10 +213,14 @@ def table9_frame(df: pd.DataFrame) -> pd.DataFrame:
         return df
     wait = pivot(df, "mean_wait", ["First Fit", "Integrated"])
     ratio = pivot(df, "mean_waiting_ratio", ["First Fit", "Integrated"])
-    out = pd.DataFrame({"wait single-pool": wait["First Fit"],
-                        "wait integrated": wait["Integrated"],
-                        "ratio single-pool": ratio["First Fit"],
-                        "ratio integrated": ratio["Integrated"]})  # fmt: skip
+    out = pd.DataFrame(
+        {
+            "wait single-pool": wait["First Fit"],
+            "wait integrated": wait["Integrated"],
+            "ratio single-pool": ratio["First Fit"],
+            "ratio integrated": ratio["Integrated"],
+        }
+    )
     return out.sort_index(ascending=False)
 
 
@@ -198,11 +236,16 @@ def median_readings(df: pd.DataFrame) -> pd.DataFrame:
         ours = pivot(df, metric, OUR_METHODS)
         p = paper.loc[ours.index].astype(float)
         lower, upper = ours["Median Fit"], ours[MEDIAN_UPPER]
-        parts[metric] = pd.DataFrame({
-            "paper": p["Median Fit"], "lower": lower, "upper": upper,
-            "lower / paper": lower / p["Median Fit"], "upper / paper": upper / p["Median Fit"],
-            "paper median / first": p["Median Fit"] / p["First Fit"],
-            "lower / first": lower / ours["First Fit"],
-            "upper / first": upper / ours["First Fit"],
-        })  # fmt: skip
+        parts[metric] = pd.DataFrame(
+            {
+                "paper": p["Median Fit"],
+                "lower": lower,
+                "upper": upper,
+                "lower / paper": lower / p["Median Fit"],
+                "upper / paper": upper / p["Median Fit"],
+                "paper median / first": p["Median Fit"] / p["First Fit"],
+                "lower / first": lower / ours["First Fit"],
+                "upper / first": upper / ours["First Fit"],
+            }
+        )
     return pd.concat(parts, names=["metric"])

@@ -83,8 +83,11 @@ def _other_input(log: str) -> str:
 
 def _removed_by_filters(attrs: Mapping) -> int | None:
     """Records the log's header says its cleaning filters removed ("(N jobs removed)")."""
-    counts = [int(m.group(1)) for line in attrs.get("comments", [])
-              for m in re.finditer(r"\((\d+) jobs removed\)", str(line))]  # fmt: skip
+    counts = [
+        int(m.group(1))
+        for line in attrs.get("comments", [])
+        for m in re.finditer(r"\((\d+) jobs removed\)", str(line))
+    ]
     return sum(counts) if counts else None
 
 
@@ -107,19 +110,27 @@ def cleaning_effect(jobs: pd.DataFrame) -> pd.DataFrame:
     procs_low = paper["jobs"] * paper["mean_procs"] - ours["jobs"] * ours["mean_procs"]
     procs_high = procs_low + paper["jobs"]  # the printed mean is truncated to a whole
     with np.errstate(divide="ignore", invalid="ignore"):
-        frame = pd.DataFrame({
-            "paper_jobs": paper["jobs"].astype(int), "our_jobs": ours["jobs"].astype(int),
-            "missing": missing.astype(int),
-            "paper_mean_runtime": paper["mean_runtime"], "our_mean_runtime": ours["mean_runtime"],
-            "missing_mean_runtime": (missing_runtime / missing).where(missing > 0),
-            "missing_runtime_share": missing_runtime / paper_runtime,
-            "our_mean_procs": ours["mean_procs"],
-            "missing_mean_procs_from": (procs_low / missing).where(missing > 0).clip(lower=1),
-            "missing_mean_procs_to": (procs_high / missing).where(missing > 0),
-        })  # fmt: skip
-    total = {"paper_jobs": TOTAL_JOBS, "our_jobs": len(jobs), "missing": TOTAL_JOBS - len(jobs),
-             "missing_runtime_share": missing_runtime.sum() / paper_runtime.sum(),
-             "count_ratio": TOTAL_JOBS / len(jobs)}  # fmt: skip
+        frame = pd.DataFrame(
+            {
+                "paper_jobs": paper["jobs"].astype(int),
+                "our_jobs": ours["jobs"].astype(int),
+                "missing": missing.astype(int),
+                "paper_mean_runtime": paper["mean_runtime"],
+                "our_mean_runtime": ours["mean_runtime"],
+                "missing_mean_runtime": (missing_runtime / missing).where(missing > 0),
+                "missing_runtime_share": missing_runtime / paper_runtime,
+                "our_mean_procs": ours["mean_procs"],
+                "missing_mean_procs_from": (procs_low / missing).where(missing > 0).clip(lower=1),
+                "missing_mean_procs_to": (procs_high / missing).where(missing > 0),
+            }
+        )
+    total = {
+        "paper_jobs": TOTAL_JOBS,
+        "our_jobs": len(jobs),
+        "missing": TOTAL_JOBS - len(jobs),
+        "missing_runtime_share": missing_runtime.sum() / paper_runtime.sum(),
+        "count_ratio": TOTAL_JOBS / len(jobs),
+    }
     frame["count_ratio"] = np.nan
     frame.loc["all"] = pd.Series(total)
     frame.index.name = "queue"
@@ -147,21 +158,34 @@ def table1(jobs: pd.DataFrame, log: str) -> pd.DataFrame:
         note = "" if complete else f"queue {q} lacks {_int(e['missing'])} of the paper's jobs"
         causes = {
             "jobs": f"the cleaning removed {_int(e['missing'])} completed jobs of queue {q}",
-            "mean_runtime": (f"the {_int(e['missing'])} missing jobs averaged "
-                             f"{e['missing_mean_runtime']:,.0f} s (Table 1 and ours) against "
-                             f"{e['our_mean_runtime']:,.0f} s for the jobs kept"),
-            "mean_procs": (f"the missing jobs averaged {e['missing_mean_procs_from']:.1f} to "
-                           f"{e['missing_mean_procs_to']:.1f} processors (the paper's mean is "
-                           f"truncated) against {e['our_mean_procs']:.2f} kept"),
-        }  # fmt: skip
+            "mean_runtime": (
+                f"the {_int(e['missing'])} missing jobs averaged "
+                f"{e['missing_mean_runtime']:,.0f} s (Table 1 and ours) against "
+                f"{e['our_mean_runtime']:,.0f} s for the jobs kept"
+            ),
+            "mean_procs": (
+                f"the missing jobs averaged {e['missing_mean_procs_from']:.1f} to "
+                f"{e['missing_mean_procs_to']:.1f} processors (the paper's mean is "
+                f"truncated) against {e['our_mean_procs']:.2f} kept"
+            ),
+        }
         for col in TABLE1.columns:
             value = float(ours.loc[q, col])
             if col in ("mean_runtime", "mean_procs"):  # printed truncated
                 digits = len(str(TABLE1.loc[q, col]).partition(".")[2])
                 value = math.floor(value * 10**digits) / 10**digits
-            rows.append(compare_value("Table 1", f"queue {q} {col}", str(TABLE1.loc[q, col]),
-                                      value, kind="count", other_input=other, note=note,
-                                      cause=causes.get(col, "")))  # fmt: skip
+            rows.append(
+                compare_value(
+                    "Table 1",
+                    f"queue {q} {col}",
+                    str(TABLE1.loc[q, col]),
+                    value,
+                    kind="count",
+                    other_input=other,
+                    note=note,
+                    cause=causes.get(col, ""),
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -179,16 +203,34 @@ def totals_rows(jobs: pd.DataFrame, log: str) -> list[dict]:
         removed = _removed_by_filters(jobs.attrs)
         cause = f"the log read holds {_int(records)} records"
         if removed is not None:
-            cause += (f"; its header lists cleaning filters that removed {_int(removed)} "
-                      f"({_int(records)} + {_int(removed)} = {_int(records + removed)})")  # fmt: skip
-        rows.append(compare_value("Section 2", "records in the SDSC SP2 log", LOG_RECORDS,
-                                  float(records), kind="count", other_input=other,
-                                  cause=cause))  # fmt: skip
+            cause += (
+                f"; its header lists cleaning filters that removed {_int(removed)} "
+                f"({_int(records)} + {_int(removed)} = {_int(records + removed)})"
+            )
+        rows.append(
+            compare_value(
+                "Section 2",
+                "records in the SDSC SP2 log",
+                LOG_RECORDS,
+                float(records),
+                kind="count",
+                other_input=other,
+                cause=cause,
+            )
+        )
     short = effect.drop(index="all")
     short = short[short["missing"] > 0]
     per_queue = ", ".join(f"queue {q}: {_int(n)}" for q, n in short["missing"].items())
-    rows.append(compare_value(
-        "Table 1", "total completed jobs", TOTAL_JOBS, float(len(jobs)), kind="count",
-        other_input=other, cause=f"{_int(TOTAL_JOBS - len(jobs))} completed jobs missing "
-        f"({per_queue}); the other queues are complete"))  # fmt: skip
+    rows.append(
+        compare_value(
+            "Table 1",
+            "total completed jobs",
+            TOTAL_JOBS,
+            float(len(jobs)),
+            kind="count",
+            other_input=other,
+            cause=f"{_int(TOTAL_JOBS - len(jobs))} completed jobs missing "
+            f"({per_queue}); the other queues are complete",
+        )
+    )
     return rows
