@@ -11,6 +11,12 @@ from scipy.optimize import minimize
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import he2006 as he
 from hpcmodels.papers import report
+from hpcmodels.papers.he2006 import percent as he_percent
+from hpcmodels.papers.he2006 import rows as he_rows
+from hpcmodels.papers.he2006 import simulation as he_simulation
+from hpcmodels.papers.he2006 import tables as he_tables
+from hpcmodels.papers.he2006.rows import _patterns_3a
+from hpcmodels.papers.he2006.select import _runs
 from hpcmodels.queueing import cluster_miss_rates, omr_allocation
 from hpcmodels.queueing.system import BOUNDED_PARETO
 
@@ -245,7 +251,7 @@ def test_every_approximately_the_same_claim_uses_report_alike(frames, monkeypatc
     pattern = re.compile(r"approximately|is small")
 
     def rows_with(answer: bool) -> list[dict]:
-        monkeypatch.setattr(he, "alike", lambda values, cis=None: answer)
+        monkeypatch.setattr(he_rows, "alike", lambda values, cis=None: answer)
         return all_rows(frames)
 
     yes, no = rows_with(True), rows_with(False)
@@ -264,15 +270,20 @@ def test_every_approximately_the_same_claim_uses_report_alike(frames, monkeypatc
 
 def test_no_row_but_a_differing_one_carries_a_cause(frames, monkeypatch):
     causes = {}
-    for name in ("compare_value", "compare_claim"):
-        original = getattr(he, name)
+    for module, name in (
+        (he_tables, "compare_value"),
+        (he_percent, "compare_value"),
+        (he_rows, "compare_value"),
+        (he_rows, "compare_claim"),
+    ):
+        original = getattr(module, name)
 
         def spy(*args, _original=original, **kwargs):
             row = _original(*args, **kwargs)
             causes[id(row)] = kwargs.get("cause", "")
             return row
 
-        monkeypatch.setattr(he, name, spy)
+        monkeypatch.setattr(module, name, spy)
     rows = all_rows(frames)
     for r in rows:
         cause = causes.get(id(r), "")
@@ -309,7 +320,7 @@ def test_the_new_rows_are_present_with_their_verdicts(frames):
 def test_fig7b_follows_fig3a_when_the_patterns_agree(frames):
     same = he.fig7_checks(frames["f7a"], frames["f7b"], frames["f7b"])[-1]
     assert same["verdict"] == "qualitative"
-    below = he._patterns_3a(frames["f7b"])["ORT-RR below W-RR at every workload"]
+    below = _patterns_3a(frames["f7b"])["ORT-RR below W-RR at every workload"]
     flipped = frames["f7b"].copy()  # a "Fig. 3a" where ORT-RR vs W-RR goes the other way
     flipped.loc[flipped["algorithm"] == "W-RR", "mean_response"] = 1e-9 if below else 1e9
     row = he.fig7_checks(frames["f7a"], frames["f7b"], flipped)[-1]
@@ -415,7 +426,7 @@ def test_a_figure_is_one_cached_sweep_and_a_failed_point_is_named(tmp_path, monk
     def no_stream(*args, **kwargs):
         raise OSError("no simulation expected")
 
-    monkeypatch.setattr(he, "simulate_dispatch", no_stream)
+    monkeypatch.setattr(he_simulation, "simulate_dispatch", no_stream)
     pd.testing.assert_frame_equal(he.fig6(small, uppers=(10.0, 60.0), cache=tmp_path, **QUIET),
                                   serial)  # fmt: skip
     with pytest.raises(RuntimeError, match=r"6 of 6 points of simulate_point \(Fig. 6\) failed; "
@@ -564,7 +575,7 @@ def test_paper_scale_rows_carry_the_quick_rows_keys_in_their_order(tiny_store):
 
 def test_a_printed_percentage_is_judged_per_replicate_against_our_mean_of_five(tiny_store):
     fig3 = he.store_frames(tiny_store)["Fig. 3"]
-    w = he._runs(fig3, "W-RR", workload=0.1)
+    w = _runs(fig3, "W-RR", workload=0.1)
     item = "Fig. 3 | ORT-RR mean response time (s) at workload 0.1"
     quantity = "ORT-RR better than W-RR at workload 0.1 (%)"
     near = _set(tiny_store, item, w / (1.474 + np.array([-0.002, 0.0, 0.002])))
@@ -588,11 +599,11 @@ def test_an_ordering_claim_holds_only_when_every_cell_holds_on_the_paired_runs(t
 
     frame = tiny_store
     for w in he.WORKLOADS:
-        best = np.minimum(he._runs(fig3, "W-RR", workload=w), he._runs(fig3, "OMR-RR", workload=w))
+        best = np.minimum(_runs(fig3, "W-RR", workload=w), _runs(fig3, "OMR-RR", workload=w))
         frame = _set(frame, key("ORT-RR", w), best - 0.5)
     row = _scale_row(frame, quantity)
     assert row["verdict"] == "qualitative" and "ORT-RR lower in 18 of 18" in row["ours"]
-    w9 = he._runs(fig3, "W-RR", workload=0.9)
+    w9 = _runs(fig3, "W-RR", workload=0.9)
     reversed_ = _set(frame, key("ORT-RR", 0.9), w9 + 1.0)
     row = _scale_row(reversed_, quantity)
     assert (
@@ -614,7 +625,7 @@ def test_identical_runs_are_no_reversal_and_are_listed(tiny_store):
     fig3 = he.store_frames(tiny_store)["Fig. 3"]
     frame = tiny_store
     for w in he.WORKLOADS:
-        omr = he._runs(fig3, "OMR-RR", "miss_rate", workload=w)
+        omr = _runs(fig3, "OMR-RR", "miss_rate", workload=w)
         frame = _set(frame, f"Fig. 3 | DLM miss rate at workload {w:g}",
                      omr if w < 0.5 else omr - 1e-3)  # fmt: skip
     row = _scale_row(frame, "DLM bounds OMR-RR from below")
