@@ -11,6 +11,7 @@ from scipy.optimize import minimize
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import he2006 as he
 from hpcmodels.papers import report
+from hpcmodels.papers.he2006 import claims as he_claims
 from hpcmodels.papers.he2006 import percent as he_percent
 from hpcmodels.papers.he2006 import rows as he_rows
 from hpcmodels.papers.he2006 import simulation as he_simulation
@@ -251,7 +252,8 @@ def test_every_approximately_the_same_claim_uses_report_alike(frames, monkeypatc
     pattern = re.compile(r"approximately|is small")
 
     def rows_with(answer: bool) -> list[dict]:
-        monkeypatch.setattr(he_rows, "alike", lambda values, cis=None: answer)
+        for module in (he_claims, he_rows):
+            monkeypatch.setattr(module, "alike", lambda values, cis=None: answer)
         return all_rows(frames)
 
     yes, no = rows_with(True), rows_with(False)
@@ -275,6 +277,7 @@ def test_no_row_but_a_differing_one_carries_a_cause(frames, monkeypatch):
         (he_percent, "compare_value"),
         (he_rows, "compare_value"),
         (he_rows, "compare_claim"),
+        (he_claims, "compare_claim"),
     ):
         original = getattr(module, name)
 

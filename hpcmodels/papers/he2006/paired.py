@@ -12,8 +12,7 @@ from ..report import compare_claim
 from .causes import _model_order
 from .ensemble import PAPER_RUNS
 from .published import TEXT_NUMBERS
-from .rows import _alike_claim
-from .select import _CI_COLUMN, _key, _labels, _runs, _series
+from .select import _key, _labels, _runs
 
 
 def _pct(worse: np.ndarray, better: np.ndarray, base: np.ndarray) -> np.ndarray:
@@ -165,14 +164,6 @@ def _steps(df: pd.DataFrame, x: str, algorithm: str, column: str = "mean_respons
             for k0, k1, r0, r1 in zip(ks, ks[1:], runs, runs[1:], strict=False)]  # fmt: skip
 
 
-def _scale_alike(df: pd.DataFrame, item: str, quantity: str, text: str, algorithm: str, x: str,
-                 column: str = "mean_response") -> dict:  # fmt: skip
-    """ "Approximately the same" at paper scale: the report's one definition
-    (:func:`report.alike`) on our means of the replicates and their 95 % half-widths."""
-    row = _alike_claim(item, quantity, text, _series(df, algorithm, x, column),
-                       _series(df, algorithm, x, _CI_COLUMN[column]))  # fmt: skip
-    row["replicates"] = len(_runs(df, algorithm, column, **{x: _labels(df, x, algorithm)[0]}))
-    return row
 
 
 def _gap_runs(df: pd.DataFrame, main: str, bound: str, column: str, w: float) -> np.ndarray:

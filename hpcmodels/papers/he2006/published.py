@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...queueing import (
     UniformSlack,
 )
@@ -103,3 +105,91 @@ PERCENT_READINGS = {
 """The two readings of each kind of printed percentage, the default first: "A outperforms
 B by x %", "decreases from R0 to R1 by x %", and Fig. 8's "deteriorates by x %"."""
 
+
+
+# ------------------------------------------------------------------ text claims
+# Section 5's statements that share a form, as data: one checker
+# (hpcmodels.papers.he2006.claims) judges each on the quick frames and on the paper-scale
+# store's.
+
+
+@dataclass(frozen=True)
+class Order:
+    """ "``winner`` is below every one of ``losers`` at every point of the figure": the
+    ``column`` (``mean_response`` or ``miss_rate``) along ``x``. ``cause`` names the
+    measured explanation of a reversal outside the 95 % CI
+    (:data:`hpcmodels.papers.he2006.claims.ORDER_CAUSES`); without one a round-robin
+    winner is explained by the M/M/m order of the same fractions."""
+
+    figure: str
+    x: str
+    column: str
+    winner: str
+    losers: tuple[str, ...]
+    text: str
+    cause: str = ""
+
+
+@dataclass(frozen=True)
+class Alike:
+    """ "``algorithm``'s ``column`` remains approximately the same along ``x``": judged by
+    :func:`hpcmodels.papers.report.alike` on the means and their 95 % half-widths."""
+
+    item: str
+    quantity: str
+    text: str
+    algorithm: str
+    x: str
+    column: str = "mean_response"
+
+
+ORDERS: dict[str, tuple[Order, ...]] = {
+    "Fig. 3 allocation": (  # Section 5.2, Fig. 3a
+        Order("3a", "workload", "mean_response", "ORT-RR", ("W-RR", "OMR-RR"),
+              "ORT-RR has a lower mean response time than W-RR and OMR-RR"),
+        Order("3a", "workload", "mean_response", "ORT-Rand", ("W-Rand", "OMR-Rand"),
+              "ORT-Rand has a lower mean response time than W-Rand and OMR-Rand"),
+        Order("3a", "workload", "mean_response", "ORT-Rand", ("W-RR",),
+              "ORT-Rand has a lower mean response time than W-RR", "rr_versus_rand"),
+    ),
+    "Fig. 3 dispatch": (  # Section 5.2, Figs. 3a and 3b
+        Order("3b", "workload", "miss_rate", "OMR-RR", ("ORT-RR", "W-RR"),
+              "OMR-RR has a lower miss rate than ORT-RR and W-RR"),
+        Order("3b", "workload", "miss_rate", "OMR-Rand", ("ORT-Rand", "W-Rand"),
+              "OMR-Rand has a lower miss rate than ORT-Rand and W-Rand"),
+        Order("3a", "workload", "mean_response", "ORT-RR", ("ORT-Rand",),
+              "round-robin beats random dispatch under ORT"),
+        Order("3a", "workload", "mean_response", "W-RR", ("W-Rand",),
+              "round-robin beats random dispatch under weighted allocation"),
+        Order("3b", "workload", "miss_rate", "OMR-RR", ("OMR-Rand",),
+              "round-robin beats random dispatch under OMR"),
+        Order("3a", "workload", "mean_response", "DLL", ("ORT-RR",),
+              "DLL bounds ORT-RR from below", "dll"),
+        Order("3b", "workload", "miss_rate", "DLM", ("OMR-RR",),
+              "DLM bounds OMR-RR from below"),
+    ),
+    "Fig. 4": (  # Section 5.3
+        Order("4b", "speeds", "miss_rate", "OMR-RR", ("ORT-RR", "W-RR"),
+              "OMR-RR has the lowest miss rate in every speed combination"),
+    ),
+    "Fig. 5": (  # Section 5.4
+        Order("5a", "nodes", "mean_response", "ORT-RR", ("OMR-RR", "W-RR"),
+              "ORT-RR has the lowest response time"),
+        Order("5b", "nodes", "miss_rate", "OMR-RR", ("ORT-RR", "W-RR"),
+              "OMR-RR has the lowest miss rate"),
+    ),
+}  # fmt: skip
+"""Section 5's orderings, by the block of the report they stand in."""
+
+ALIKES: dict[str, Alike] = {
+    "Fig. 4a": Alike("Fig. 4a", "W-RR's response time alike across the speed combinations "
+                     "(report.alike)", "remains approximately the same", "W-RR", "speeds"),
+    "Fig. 4b": Alike("Fig. 4b", "OMR-RR's miss rate alike across the speed combinations "
+                     "(report.alike)", "remains approximately the same", "OMR-RR", "speeds",
+                     "miss_rate"),
+    "Fig. 6a": Alike("Fig. 6a", "OMR-RR's response time alike across the slack limits "
+                     "(report.alike)", "approximately the same as the slack varies", "OMR-RR",
+                     "slack_upper"),
+}  # fmt: skip
+"""Section 5's "remains approximately the same" along a figure's axis (Sections 5.3 and
+5.5)."""

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-
 import numpy as np
 import pandas as pd
 
@@ -12,15 +9,13 @@ from ...queueing.system import BOUNDED_PARETO, bounded_pareto_mean
 from ..report import alike, compare_claim, compare_value, fmt_series
 from .analytic import change_threshold, improvement, improvement_of_better
 from .causes import (
-    _dll_cause,
     _fig3_bound,
     _fig3_gap,
     _fig5_bound,
     _model_gain,
-    _model_order,
-    _rr_versus_rand,
     _sim_deterioration,
 )
+from .claims import _alike_claim, _reversals, alike_row, order_rows
 from .percent import (
     Reading,
     _threshold_readings,
@@ -37,7 +32,7 @@ from .published import (
     TABLE2,
     TABLE4_PAPER,
 )
-from .select import _CI_COLUMN, _key, _runs, _series, _value
+from .select import _CI_COLUMN, _runs, _series, _value
 from .tables import omr_readings
 
 
@@ -98,59 +93,10 @@ def table4_checks(t4: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _reversals(df, x, column, winner, losers) -> tuple[list, list, list]:
-    """Points where a loser beats the winner: inside both 95 % CIs (noise) or outside
-    (real), and their texts with the values."""
-    ci = _CI_COLUMN[column]
-    w, w_ci = _series(df, winner, x, column), _series(df, winner, x, ci)
-    noise, real, texts = [], [], []
-    for k in w.index:
-        for lo in losers:
-            other = _series(df, lo, x, column)[k]
-            if other < w[k]:
-                inside = w[k] - other <= w_ci[k] + _series(df, lo, x, ci)[k]
-                (noise if inside else real).append((k, lo))
-                texts.append(f"{_key(k)} ({lo} {other:.4g} < {w[k]:.4g})")
-    return noise, real, texts
 
 
-def _everywhere(df, x, column, winner, losers, what, cause: str | Callable = "") -> dict:
-    """Claim: ``winner`` has the smallest ``column`` at every ``x`` among ``losers``.
-
-    Where it fails, the reason says whether the reversal is inside the simulation's
-    95 % confidence intervals (noise) or outside them; for a reversal outside, ``cause``
-    (a string, or a function of the reversed points) or, for a round-robin winner, the
-    order of the same fractions in the M/M/m model.
-    """
-    noise, real, texts = _reversals(df, x, column, winner, losers)
-    item = "Fig. " + what.split(":", 1)[0]
-    text = what.split(":", 1)[1].strip()
-    ours = "holds at every point" if not texts else f"fails at {x} = {', '.join(texts)}"
-    reason = ""
-    if real:
-        explain = cause(real) if callable(cause) else cause
-        if not explain and winner.endswith("-RR"):
-            explain = _model_order(df, x, column, winner, real)
-        where = ", ".join(f"{_key(k)} (vs {lo})" for k, lo in real)
-        reason = f"outside the 95 % CI at {where}: {explain or 'cause not identified'}"
-    elif noise:
-        reason = "every reversal is inside the 95 % CI of the simulation (noise)"
-    return compare_claim(item, text, text, not texts, ours, cause=reason)
 
 
-def _alike_claim(item: str, quantity: str, text: str, values: pd.Series, cis: pd.Series) -> dict:
-    """Claim of the paper that values are "approximately the same": :func:`report.alike`
-    on our values and their 95 % half-widths."""
-    v = values.astype(float)
-    spread = (
-        0.0 if v.max() == v.min() else (v.max() - v.min()) / abs(v.min()) if v.min() else math.inf
-    )
-    ours = (
-        f"spread {100 * spread:.1f} % of the smallest ({fmt_series(v.map(lambda a: f'{a:.4g}'))})"
-    )
-    return compare_claim(item, quantity, text, alike(v.values, cis.values), ours,
-                         cause="more than the 5 % spread of 'approximately the same', and the "
-                         "95 % CIs do not all overlap")  # fmt: skip
 
 
 def fig3_checks(df: pd.DataFrame) -> list[dict]:
@@ -165,13 +111,7 @@ def fig3_checks(df: pd.DataFrame) -> list[dict]:
     rows = [
         gain_row(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=_fig3_bound(), cause=_model_gain(df, 0.1)),
         gain_row(0.9, "fig3a_ort_rr_vs_w_rr_0.9", cause=_fig3_gap(df, 0.9)),
-        _everywhere(df, "workload", "mean_response", "ORT-RR", ["W-RR", "OMR-RR"],
-                    "3a: ORT-RR has a lower mean response time than W-RR and OMR-RR"),
-        _everywhere(df, "workload", "mean_response", "ORT-Rand", ["W-Rand", "OMR-Rand"],
-                    "3a: ORT-Rand has a lower mean response time than W-Rand and OMR-Rand"),
-        _everywhere(df, "workload", "mean_response", "ORT-Rand", ["W-RR"],
-                    "3a: ORT-Rand has a lower mean response time than W-RR",
-                    cause=lambda real: _rr_versus_rand(df, real)),
+        *order_rows(df, "Fig. 3 allocation"),
     ]  # fmt: skip
     gain = _gain_curve(df, "workload")
     rows.append(compare_claim(
@@ -187,22 +127,7 @@ def fig3_checks(df: pd.DataFrame) -> list[dict]:
         f"minimum at workload {omr.idxmin():g} ({fmt_series(omr.map(lambda v: f'{v:.3g}'))})",
         cause=f"OMR-RR's response time is smallest at the grid's edge, workload "
         f"{omr.idxmin():g}"))  # fmt: skip
-    rows += [
-        _everywhere(df, "workload", "miss_rate", "OMR-RR", ["ORT-RR", "W-RR"],
-                    "3b: OMR-RR has a lower miss rate than ORT-RR and W-RR"),
-        _everywhere(df, "workload", "miss_rate", "OMR-Rand", ["ORT-Rand", "W-Rand"],
-                    "3b: OMR-Rand has a lower miss rate than ORT-Rand and W-Rand"),
-        _everywhere(df, "workload", "mean_response", "ORT-RR", ["ORT-Rand"],
-                    "3a: round-robin beats random dispatch under ORT"),
-        _everywhere(df, "workload", "mean_response", "W-RR", ["W-Rand"],
-                    "3a: round-robin beats random dispatch under weighted allocation"),
-        _everywhere(df, "workload", "miss_rate", "OMR-RR", ["OMR-Rand"],
-                    "3b: round-robin beats random dispatch under OMR"),
-        _everywhere(df, "workload", "mean_response", "DLL", ["ORT-RR"],
-                    "3a: DLL bounds ORT-RR from below", cause=lambda real: _dll_cause(df, real)),
-        _everywhere(df, "workload", "miss_rate", "DLM", ["OMR-RR"],
-                    "3b: DLM bounds OMR-RR from below"),
-    ]  # fmt: skip
+    rows += order_rows(df, "Fig. 3 dispatch")
     rows += _dynamic_gap_rows(df)
     return rows
 
@@ -262,15 +187,9 @@ def fig4_checks(df: pd.DataFrame) -> list[dict]:
                     decrease_readings(_runs(df, "ORT-RR", speeds="[6,6]"),
                                       _runs(df, "ORT-RR", speeds=at), "R[6,6]", f"R{at}"),
                     cause="cause not identified"),
-        _alike_claim("Fig. 4a", "W-RR's response time alike across the speed combinations "
-                     "(report.alike)", "remains approximately the same",
-                     _series(df, "W-RR", "speeds"), _series(df, "W-RR", "speeds", "response_ci")),
-        _everywhere(df, "speeds", "miss_rate", "OMR-RR", ["ORT-RR", "W-RR"],
-                    "4b: OMR-RR has the lowest miss rate in every speed combination"),
-        _alike_claim("Fig. 4b", "OMR-RR's miss rate alike across the speed combinations "
-                     "(report.alike)", "remains approximately the same",
-                     _series(df, "OMR-RR", "speeds", "miss_rate"),
-                     _series(df, "OMR-RR", "speeds", "miss_ci")),
+        alike_row(df, "Fig. 4a"),
+        *order_rows(df, "Fig. 4"),
+        alike_row(df, "Fig. 4b"),
     ]  # fmt: skip
 
 
@@ -284,10 +203,7 @@ def fig5_checks(df: pd.DataFrame, fig4_df: pd.DataFrame | None = None) -> list[d
     rows = [
         percent_row("Fig. 5a", "decrease of ORT-RR's response time from [6,6] to [21,1] (%)",
                     "fig5a_decrease", readings, cause=bound),
-        _everywhere(df, "nodes", "mean_response", "ORT-RR", ["OMR-RR", "W-RR"],
-                    "5a: ORT-RR has the lowest response time"),
-        _everywhere(df, "nodes", "miss_rate", "OMR-RR", ["ORT-RR", "W-RR"],
-                    "5b: OMR-RR has the lowest miss rate"),
+        *order_rows(df, "Fig. 5"),
         compare_claim(
             "Fig. 5b", "OMR-RR's miss rate improves as the size difference shrinks",
             "improved as the difference in the number of nodes decreases",
@@ -324,10 +240,7 @@ def fig6_checks(df: pd.DataFrame) -> list[dict]:
              "not convex" if np.all(curvature <= 0) else "neither convex nor concave")  # fmt: skip
     omr_steps = -np.diff(omr_m.values)
     return [
-        _alike_claim("Fig. 6a", "OMR-RR's response time alike across the slack limits "
-                     "(report.alike)", "approximately the same as the slack varies",
-                     _series(df, "OMR-RR", "slack_upper"),
-                     _series(df, "OMR-RR", "slack_upper", "response_ci")),
+        alike_row(df, "Fig. 6a"),
         compare_claim(
             "Fig. 6b", "miss rates fall as the slack grows (OMR-RR and W-RR)",
             "the mean miss rate improves as the slack increases",

@@ -11,14 +11,13 @@ from ...stats import t_interval
 from ..report import compare_claim, fmt_series
 from .analytic import improvement, improvement_of_better
 from .causes import (
-    _dll_cause,
     _fig3_bound,
     _fig3_gap,
     _fig5_bound,
     _model_gain,
-    _rr_versus_rand,
     _sim_deterioration,
 )
+from .claims import _alike_claim, alike_row, order_rows
 from .ensemble import store_frames
 from .paired import (
     _cells_claim,
@@ -26,12 +25,10 @@ from .paired import (
     _gain_series,
     _gap_runs,
     _judge,
-    _paired_everywhere,
-    _scale_alike,
     _scale_percent,
     _steps,
 )
-from .rows import _alike_claim, _gain_curve
+from .rows import _gain_curve
 from .select import _CI_COLUMN, _labels, _runs, _series, _value
 
 
@@ -61,13 +58,7 @@ def fig3_scale_rows(df: pd.DataFrame) -> list[dict]:
     rows = [
         gain(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=_fig3_bound(), cause=_model_gain(df, 0.1)),
         gain(0.9, "fig3a_ort_rr_vs_w_rr_0.9", cause=_fig3_gap(df, 0.9)),
-        _paired_everywhere(df, "workload", "mean_response", "ORT-RR", ["W-RR", "OMR-RR"],
-                           "3a: ORT-RR has a lower mean response time than W-RR and OMR-RR"),
-        _paired_everywhere(df, "workload", "mean_response", "ORT-Rand", ["W-Rand", "OMR-Rand"],
-                           "3a: ORT-Rand has a lower mean response time than W-Rand and OMR-Rand"),
-        _paired_everywhere(df, "workload", "mean_response", "ORT-Rand", ["W-RR"],
-                           "3a: ORT-Rand has a lower mean response time than W-RR",
-                           cause=lambda real: _rr_versus_rand(df, [(k, lo) for k, lo in real])),
+        *order_rows(df, "Fig. 3 allocation", paired=True),
     ]  # fmt: skip
     gain_text = fmt_series(_gain_curve(df, "workload").map(lambda g: f"{g:.1f} %"))
     rows.append(_cells_claim(
@@ -89,23 +80,7 @@ def fig3_scale_rows(df: pd.DataFrame) -> list[dict]:
         row.update(verdict="differs", reason=f"OMR-RR's mean response time is smallest at the "
                    f"grid's edge, workload {low:g}")  # fmt: skip
     rows.append(row)
-    rows += [
-        _paired_everywhere(df, "workload", "miss_rate", "OMR-RR", ["ORT-RR", "W-RR"],
-                           "3b: OMR-RR has a lower miss rate than ORT-RR and W-RR"),
-        _paired_everywhere(df, "workload", "miss_rate", "OMR-Rand", ["ORT-Rand", "W-Rand"],
-                           "3b: OMR-Rand has a lower miss rate than ORT-Rand and W-Rand"),
-        _paired_everywhere(df, "workload", "mean_response", "ORT-RR", ["ORT-Rand"],
-                           "3a: round-robin beats random dispatch under ORT"),
-        _paired_everywhere(df, "workload", "mean_response", "W-RR", ["W-Rand"],
-                           "3a: round-robin beats random dispatch under weighted allocation"),
-        _paired_everywhere(df, "workload", "miss_rate", "OMR-RR", ["OMR-Rand"],
-                           "3b: round-robin beats random dispatch under OMR"),
-        _paired_everywhere(df, "workload", "mean_response", "DLL", ["ORT-RR"],
-                           "3a: DLL bounds ORT-RR from below",
-                           cause=lambda real: _dll_cause(df, real)),
-        _paired_everywhere(df, "workload", "miss_rate", "DLM", ["OMR-RR"],
-                           "3b: DLM bounds OMR-RR from below"),
-    ]  # fmt: skip
+    rows += order_rows(df, "Fig. 3 dispatch", paired=True)
     ws = _labels(df, "workload", "DLL")
     low, high = ws[0], ws[-1]
     for fig, column, bound, others in (("3a", "mean_response", "DLL", ["ORT-RR", "ORT-Rand"]),
@@ -146,13 +121,9 @@ def fig4_scale_rows(df: pd.DataFrame) -> list[dict]:
                        "fig4a_max_decrease", readings,
                        note=f"our mean response time is smallest at {at}",
                        cause="cause not identified"),
-        _scale_alike(df, "Fig. 4a", "W-RR's response time alike across the speed combinations "
-                     "(report.alike)", "remains approximately the same", "W-RR", "speeds"),
-        _paired_everywhere(df, "speeds", "miss_rate", "OMR-RR", ["ORT-RR", "W-RR"],
-                           "4b: OMR-RR has the lowest miss rate in every speed combination"),
-        _scale_alike(df, "Fig. 4b", "OMR-RR's miss rate alike across the speed combinations "
-                     "(report.alike)", "remains approximately the same", "OMR-RR", "speeds",
-                     "miss_rate"),
+        alike_row(df, "Fig. 4a", paired=True),
+        *order_rows(df, "Fig. 4", paired=True),
+        alike_row(df, "Fig. 4b", paired=True),
     ]  # fmt: skip
 
 
@@ -165,10 +136,7 @@ def fig5_scale_rows(df: pd.DataFrame, fig4_df: pd.DataFrame) -> list[dict]:
     return [
         _scale_percent("Fig. 5a", "decrease of ORT-RR's response time from [6,6] to [21,1] (%)",
                        "fig5a_decrease", by_size, cause=_fig5_bound(df)),
-        _paired_everywhere(df, "nodes", "mean_response", "ORT-RR", ["OMR-RR", "W-RR"],
-                           "5a: ORT-RR has the lowest response time"),
-        _paired_everywhere(df, "nodes", "miss_rate", "OMR-RR", ["ORT-RR", "W-RR"],
-                           "5b: OMR-RR has the lowest miss rate"),
+        *order_rows(df, "Fig. 5", paired=True),
         _cells_claim(
             "Fig. 5b", "OMR-RR's miss rate improves as the size difference shrinks",
             "improved as the difference in the number of nodes decreases",
@@ -216,8 +184,7 @@ def fig6_scale_rows(df: pd.DataFrame) -> list[dict]:
         f"slack limit: {fmt_series(w_model.map(lambda v: f'{v:.4f}'))}")  # fmt: skip
     linear["replicates"] = w_runs.shape[1]
     return [
-        _scale_alike(df, "Fig. 6a", "OMR-RR's response time alike across the slack limits "
-                     "(report.alike)", "approximately the same as the slack varies", "OMR-RR", x),
+        alike_row(df, "Fig. 6a", paired=True),
         _cells_claim(
             "Fig. 6b", "miss rates fall as the slack grows (OMR-RR and W-RR)",
             "the mean miss rate improves as the slack increases",
