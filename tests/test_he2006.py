@@ -274,6 +274,7 @@ def test_no_row_but_a_differing_one_carries_a_cause(frames, monkeypatch):
     causes = {}
     for module, name in (
         (he_tables, "compare_value"),
+        (he_tables, "compare_claim"),
         (he_percent, "compare_value"),
         (he_rows, "compare_value"),
         (he_rows, "compare_claim"),

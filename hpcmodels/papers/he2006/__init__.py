@@ -111,8 +111,6 @@ from .rows import (
     fig6_checks,
     fig7_checks,
     fig8_checks,
-    omr_reading_rows,
-    table4_checks,
 )
 from .scale import (
     ensemble_rows,
@@ -149,7 +147,7 @@ from .simulation import (
     step_cases,
     summarise_seeds,
 )
-from .tables import omr_readings, table3, table4
+from .tables import omr_reading_rows, omr_readings, table3, table4, table4_checks
 
 PAPER = "he2006"
 TITLE = "He et al. 2006: ORT and OMR workload allocation in multiclusters (IEEE TPDS 17(2))"

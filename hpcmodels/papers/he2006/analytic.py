@@ -1,4 +1,6 @@
-"""He et al. 2006: the allocations of Sections 3-4 (Eqs. 3, 10-12, 16-18) on the paper's systems and the approximate allocation of Section 5.7 (Fig. 8b), solved exactly from the M/M/m model."""
+"""He et al. 2006: the allocations of Sections 3-4 (Eqs. 3, 10-12, 16-18) on the paper's
+systems and the approximate allocation of Section 5.7 (Fig. 8b), solved exactly from the
+M/M/m model."""
 
 from __future__ import annotations
 
@@ -164,4 +166,3 @@ def omr_thresholds(initials: Sequence[float] = WORKLOADS, level: float = 1.0) ->
     """Section 5.7's OMR remark: workload change costing ``level`` % in miss rate (columns
     as :func:`fig8b`)."""
     return _thresholds("OMR", initials, level)
-

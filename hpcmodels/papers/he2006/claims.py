@@ -32,11 +32,13 @@ def order_row(df: pd.DataFrame, order: Order, *, paired: bool = False) -> dict:
     explain = ORDER_CAUSES.get(order.cause)
     if paired:
         cause = (lambda real: explain(df, real)) if explain else None
-        return _paired_everywhere(df, order.x, order.column, order.winner, list(order.losers),
-                                  what, cause=cause)  # fmt: skip
+        return _paired_everywhere(
+            df, order.x, order.column, order.winner, list(order.losers), what, cause=cause
+        )
     cause = (lambda real: explain(df, real)) if explain else ""
-    return _everywhere(df, order.x, order.column, order.winner, list(order.losers), what,
-                       cause=cause)  # fmt: skip
+    return _everywhere(
+        df, order.x, order.column, order.winner, list(order.losers), what, cause=cause
+    )
 
 
 def order_rows(df: pd.DataFrame, block: str, *, paired: bool = False) -> list[dict]:
@@ -50,8 +52,13 @@ def alike_row(df: pd.DataFrame, key: str, *, paired: bool = False) -> dict:
     a: Alike = ALIKES[key]
     if paired:
         return _scale_alike(df, a.item, a.quantity, a.text, a.algorithm, a.x, a.column)
-    return _alike_claim(a.item, a.quantity, a.text, _series(df, a.algorithm, a.x, a.column),
-                        _series(df, a.algorithm, a.x, _CI_COLUMN[a.column]))  # fmt: skip
+    return _alike_claim(
+        a.item,
+        a.quantity,
+        a.text,
+        _series(df, a.algorithm, a.x, a.column),
+        _series(df, a.algorithm, a.x, _CI_COLUMN[a.column]),
+    )
 
 
 def _reversals(df, x, column, winner, losers) -> tuple[list, list, list]:
@@ -104,16 +111,34 @@ def _alike_claim(item: str, quantity: str, text: str, values: pd.Series, cis: pd
     ours = (
         f"spread {100 * spread:.1f} % of the smallest ({fmt_series(v.map(lambda a: f'{a:.4g}'))})"
     )
-    return compare_claim(item, quantity, text, alike(v.values, cis.values), ours,
-                         cause="more than the 5 % spread of 'approximately the same', and the "
-                         "95 % CIs do not all overlap")  # fmt: skip
+    return compare_claim(
+        item,
+        quantity,
+        text,
+        alike(v.values, cis.values),
+        ours,
+        cause="more than the 5 % spread of 'approximately the same', and the "
+        "95 % CIs do not all overlap",
+    )
 
 
-def _scale_alike(df: pd.DataFrame, item: str, quantity: str, text: str, algorithm: str, x: str,
-                 column: str = "mean_response") -> dict:  # fmt: skip
+def _scale_alike(
+    df: pd.DataFrame,
+    item: str,
+    quantity: str,
+    text: str,
+    algorithm: str,
+    x: str,
+    column: str = "mean_response",
+) -> dict:
     """ "Approximately the same" at paper scale: the report's one definition
     (:func:`report.alike`) on our means of the replicates and their 95 % half-widths."""
-    row = _alike_claim(item, quantity, text, _series(df, algorithm, x, column),
-                       _series(df, algorithm, x, _CI_COLUMN[column]))  # fmt: skip
+    row = _alike_claim(
+        item,
+        quantity,
+        text,
+        _series(df, algorithm, x, column),
+        _series(df, algorithm, x, _CI_COLUMN[column]),
+    )
     row["replicates"] = len(_runs(df, algorithm, column, **{x: _labels(df, x, algorithm)[0]}))
     return row

@@ -1,4 +1,5 @@
-"""He et al. 2006: the paper-scale store: every case of every simulated figure, 20 seeds of Section 5.1's 500,000-job streams."""
+"""He et al. 2006: the paper-scale store: every case of every simulated figure, 20 seeds of
+Section 5.1's 500,000-job streams."""
 
 from __future__ import annotations
 
@@ -86,27 +87,45 @@ def ensemble_item(study: str, x: str, allocation: str, algorithm: str, measure: 
     return f"{study} | {algorithm}{alloc} {MEASURES[measure]} at {label} {x}"
 
 
-def ensemble_points(settings: SimSettings = ENSEMBLE_SETTINGS,
-                    replicates: int = ENSEMBLE_REPLICATES) -> list[dict]:  # fmt: skip
+def ensemble_points(
+    settings: SimSettings = ENSEMBLE_SETTINGS, replicates: int = ENSEMBLE_REPLICATES
+) -> list[dict]:
     """Every case of every simulated figure (:data:`ENSEMBLE_STUDIES`), seeds ``0 ..
     replicates - 1`` each, at ``settings``' stream length (default: the paper's): the
     keyword arguments of :func:`ensemble_point`."""
     run = {"n_jobs": settings.n_jobs, "warmup": settings.warmup, "cooldown": settings.cooldown}
-    return [dict(study=study, x=x, allocation=alloc, algorithm=alg, **run, replicate=r)
-            for study in ENSEMBLE_STUDIES for x, alloc, alg in _study_cases(study)
-            for r in range(replicates)]  # fmt: skip
+    return [
+        dict(study=study, x=x, allocation=alloc, algorithm=alg, **run, replicate=r)
+        for study in ENSEMBLE_STUDIES
+        for x, alloc, alg in _study_cases(study)
+        for r in range(replicates)
+    ]
 
 
-def ensemble_point(study: str, x: str, allocation: str, algorithm: str, n_jobs: int,
-                   warmup: int, cooldown: int, replicate: int) -> dict[str, float]:  # fmt: skip
+def ensemble_point(
+    study: str,
+    x: str,
+    allocation: str,
+    algorithm: str,
+    n_jobs: int,
+    warmup: int,
+    cooldown: int,
+    replicate: int,
+) -> dict[str, float]:
     """One single run (:func:`simulate_point`, seed ``replicate``) of one case of a
     study: ``{item key: value}`` for its mean response time and miss rate."""
     case = _study_cases(study).get((str(x), str(allocation or ""), str(algorithm)))
     if case is None:
-        raise InvalidParameter(f"{study} has no case x={x!r}, allocation={allocation!r}, "
-                               f"algorithm={algorithm!r}")  # fmt: skip
-    r = simulate_point(**case[1], seed=int(replicate), n_jobs=int(n_jobs), warmup=int(warmup),
-                       cooldown=int(cooldown))  # fmt: skip
+        raise InvalidParameter(
+            f"{study} has no case x={x!r}, allocation={allocation!r}, algorithm={algorithm!r}"
+        )
+    r = simulate_point(
+        **case[1],
+        seed=int(replicate),
+        n_jobs=int(n_jobs),
+        warmup=int(warmup),
+        cooldown=int(cooldown),
+    )
     return {ensemble_item(study, x, allocation or "", algorithm, m): float(r[m]) for m in MEASURES}
 
 
@@ -121,8 +140,10 @@ def store_frames(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
     means, 95 % half-widths and the per-seed runs in replicate order, the model values),
     so the paper-scale rows read it as the quick ones read theirs. Every case must be
     stored, with the same replicates as the others of its study (paired)."""
-    by_item = {item: rows.sort_values("replicate", kind="stable")
-               for item, rows in store.groupby("item", sort=False)}  # fmt: skip
+    by_item = {
+        item: rows.sort_values("replicate", kind="stable")
+        for item, rows in store.groupby("item", sort=False)
+    }
     frames = {}
     for study in ENSEMBLE_STUDIES:
         cases, runs, seeds = [], [], None
@@ -137,13 +158,16 @@ def store_frames(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
                 if seeds is None:
                     seeds = reps
                 elif reps != seeds:
-                    raise InvalidParameter(f"{key}: replicates {reps} are not those of the rest "
-                                           f"of {study} {seeds}: the runs would not pair")  # fmt: skip
+                    raise InvalidParameter(
+                        f"{key}: replicates {reps} are not those of the rest "
+                        f"of {study} {seeds}: the runs would not pair"
+                    )
                 values[measure] = rows["value"].to_numpy(float)
             model = case_model(**kwargs)
             cases.append((labels, kwargs))
-            runs += [{"mean_response": r, "miss_rate": m, **model}
-                     for r, m in zip(values["mean_response"], values["miss_rate"], strict=True)]  # fmt: skip
+            runs += [
+                {"mean_response": r, "miss_rate": m, **model}
+                for r, m in zip(values["mean_response"], values["miss_rate"], strict=True)
+            ]
         frames[study] = summarise_seeds(pd.DataFrame(runs), cases, len(seeds))
     return frames
-

@@ -1,4 +1,5 @@
-"""He et al. 2006: Eq. 16 as printed (Section 4): the printed miss rate and its exact OMR optimum, the alternative reading of the OMR fractions."""
+"""He et al. 2006: Eq. 16 as printed (Section 4): the printed miss rate and its exact OMR
+optimum, the alternative reading of the OMR fractions."""
 
 from __future__ import annotations
 
@@ -87,4 +88,3 @@ def omr_printed_allocation(
 
     tops = [min(lam, (1 - 1e-9) * m[i] * u[i]) for i in range(len(m))]
     return _kkt_fractions([marginal(i) for i in range(len(m))], tops, lam)
-

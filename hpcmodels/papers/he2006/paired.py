@@ -1,4 +1,5 @@
-"""He et al. 2006: the paper-scale rule applied: printed percentages per replicate, claims judged cell by cell on the paired runs."""
+"""He et al. 2006: the paper-scale rule applied: printed percentages per replicate, claims
+judged cell by cell on the paired runs."""
 
 from __future__ import annotations
 
@@ -24,12 +25,21 @@ def _gain_series(
 ) -> list[tuple[str, np.ndarray]]:
     """ "``b`` outperforms ``w`` by x %" per replicate, both readings (the default first,
     as :func:`gain_readings`)."""
-    return [(f"({w} - {b})/{w}", _pct(worse, better, worse)),
-            (f"({w} - {b})/{b}", _pct(worse, better, better))]  # fmt: skip
+    return [
+        (f"({w} - {b})/{w}", _pct(worse, better, worse)),
+        (f"({w} - {b})/{b}", _pct(worse, better, better)),
+    ]
 
 
-def _scale_percent(item: str, quantity: str, key: str, readings: list[tuple[str, np.ndarray]],
-                   *, note: str = "", cause: str = "") -> dict:  # fmt: skip
+def _scale_percent(
+    item: str,
+    quantity: str,
+    key: str,
+    readings: list[tuple[str, np.ndarray]],
+    *,
+    note: str = "",
+    cause: str = "",
+) -> dict:
     """A printed percentage (``TEXT_NUMBERS[key]``, the mean of five runs) against our
     mean of five runs (:func:`hpcmodels.papers.ensemble.ensemble_value`, kind percent), the
     percentage computed per replicate from that replicate's paired runs. Judged under
@@ -42,13 +52,20 @@ def _scale_percent(item: str, quantity: str, key: str, readings: list[tuple[str,
     means = [float(np.mean(x)) for _, x in readings]
     best = int(np.argmin([abs(m - p) for m in means]))
     name, runs = readings[best]
-    which = (f"reading {name} (the default)" if best == 0 else
-             f"reading {name} (nearer the print; default {readings[0][0]})")  # fmt: skip
-    others = "; ".join(f"{d}: {summarize(x).mean:.1f} ± {summarize(x).ci:.1f} %"
-                       for i, (d, x) in enumerate(readings) if i != best)  # fmt: skip
+    which = (
+        f"reading {name} (the default)"
+        if best == 0
+        else f"reading {name} (nearer the print; default {readings[0][0]})"
+    )
+    others = "; ".join(
+        f"{d}: {summarize(x).mean:.1f} ± {summarize(x).ci:.1f} %"
+        for i, (d, x) in enumerate(readings)
+        if i != best
+    )
     context = "; ".join(filter(None, (which, f"other reading {others}" if others else "", note)))
-    row = ensemble_value(item, quantity, printed, runs, kind="percent", k=PAPER_RUNS, note=context,
-                         cause=cause)  # fmt: skip
+    row = ensemble_value(
+        item, quantity, printed, runs, kind="percent", k=PAPER_RUNS, note=context, cause=cause
+    )
     row.update(key=key, reading=name)
     return row
 
@@ -73,8 +90,9 @@ class _Cells:
         return not self.reversed and not self.unresolved and (ties_hold or not self.ties)
 
     def text(self, better: str) -> str:
-        parts = [f"paired over {self.replicates} seeds: {better} in {len(self.better)} of "
-                 f"{self.cells}"]  # fmt: skip
+        parts = [
+            f"paired over {self.replicates} seeds: {better} in {len(self.better)} of {self.cells}"
+        ]
         if self.reversed:
             parts.append("reversed at " + ", ".join(t for _, t in self.reversed))
         if self.unresolved:
@@ -109,38 +127,70 @@ def _judge(cells: Iterable[tuple], *, higher_is_better: bool = False) -> _Cells:
     return out
 
 
-def _cells_claim(item: str, quantity: str, claim_text: str, cells: _Cells, better: str, *,
-                 ties_hold: bool = False, explain: str = "", ours: str = "") -> dict:  # fmt: skip
+def _cells_claim(
+    item: str,
+    quantity: str,
+    claim_text: str,
+    cells: _Cells,
+    better: str,
+    *,
+    ties_hold: bool = False,
+    explain: str = "",
+    ours: str = "",
+) -> dict:
     """A claim row from paired cells: it holds when every cell's paired 95 % CI lies on
     the claimed side (and, unless ``ties_hold``, no cell is identical in every run)."""
     parts = []
     if cells.reversed:
-        parts.append(f"reversed on the paired runs at {', '.join(str(_key(k)) for k, _ in cells.reversed)}"
-                     f": {explain or 'cause not identified'}")  # fmt: skip
+        parts.append(
+            f"reversed on the paired runs at {', '.join(str(_key(k)) for k, _ in cells.reversed)}"
+            f": {explain or 'cause not identified'}"
+        )
     if cells.unresolved:
-        parts.append("the paired 95 % CI contains 0 at "
-                     + ", ".join(str(_key(k)) for k, _ in cells.unresolved)
-                     + f": {cells.replicates} runs cannot tell them apart")  # fmt: skip
+        parts.append(
+            "the paired 95 % CI contains 0 at "
+            + ", ".join(str(_key(k)) for k, _ in cells.unresolved)
+            + f": {cells.replicates} runs cannot tell them apart"
+        )
     if cells.ties and not ties_hold:
         parts.append("identical in every run at " + ", ".join(cells.ties))
-    row = compare_claim(item, quantity, claim_text, cells.holds(ties_hold),
-                        "; ".join(filter(None, (ours, cells.text(better)))),
-                        cause="; ".join(parts))  # fmt: skip
+    row = compare_claim(
+        item,
+        quantity,
+        claim_text,
+        cells.holds(ties_hold),
+        "; ".join(filter(None, (ours, cells.text(better)))),
+        cause="; ".join(parts),
+    )
     row["replicates"] = cells.replicates
     return row
 
 
-def _paired_everywhere(df: pd.DataFrame, x: str, column: str, winner: str, losers: list[str],
-                       what: str, cause: Callable | None = None) -> dict:  # fmt: skip
+def _paired_everywhere(
+    df: pd.DataFrame,
+    x: str,
+    column: str,
+    winner: str,
+    losers: list[str],
+    what: str,
+    cause: Callable | None = None,
+) -> dict:
     """Paper scale of :func:`_everywhere`: ``winner`` below each loser at every ``x``,
     cell by cell on the paired runs. As there, a loser equal to the winner is no
     reversal: where both give identical runs (the same fractions: the homogeneous step,
     a miss rate of 0 in every run) the cell holds, and the row lists it. A reversal's
     cause: ``cause(reversed points)``, or for a round-robin winner the order of the same
     fractions in the M/M/m model."""
-    cells = _judge((f"{_key(k)} vs {lo}", _runs(df, winner, column, **{x: k}),
-                    _runs(df, lo, column, **{x: k}), (k, lo))
-                   for k in _labels(df, x, winner) for lo in losers)  # fmt: skip
+    cells = _judge(
+        (
+            f"{_key(k)} vs {lo}",
+            _runs(df, winner, column, **{x: k}),
+            _runs(df, lo, column, **{x: k}),
+            (k, lo),
+        )
+        for k in _labels(df, x, winner)
+        for lo in losers
+    )
     real = [key for key, _ in cells.reversed]
     explain = ""
     if real:
@@ -152,18 +202,17 @@ def _paired_everywhere(df: pd.DataFrame, x: str, column: str, winner: str, loser
     item, text = "Fig. " + what.split(":", 1)[0], what.split(":", 1)[1].strip()
     for bucket in (cells.reversed, cells.unresolved):
         bucket[:] = [(f"{_key(k)} (vs {lo})", t) for (k, lo), t in bucket]
-    return _cells_claim(item, text, text, cells, f"{winner} lower", ties_hold=True,
-                        explain=explain)  # fmt: skip
+    return _cells_claim(item, text, text, cells, f"{winner} lower", ties_hold=True, explain=explain)
 
 
 def _steps(df: pd.DataFrame, x: str, algorithm: str, column: str = "mean_response") -> list[tuple]:
     """Consecutive ``(label, later runs, earlier runs)`` along ``x``."""
     ks = _labels(df, x, algorithm)
     runs = [_runs(df, algorithm, column, **{x: k}) for k in ks]
-    return [(f"{algorithm} {_key(k0)} -> {_key(k1)}", r1, r0)
-            for k0, k1, r0, r1 in zip(ks, ks[1:], runs, runs[1:], strict=False)]  # fmt: skip
-
-
+    return [
+        (f"{algorithm} {_key(k0)} -> {_key(k1)}", r1, r0)
+        for k0, k1, r0, r1 in zip(ks, ks[1:], runs, runs[1:], strict=False)
+    ]
 
 
 def _gap_runs(df: pd.DataFrame, main: str, bound: str, column: str, w: float) -> np.ndarray:
@@ -177,10 +226,13 @@ def _gain_cells(df: pd.DataFrame, better: str = "ORT-RR", worse: str = "W-RR") -
     the middle one, the middle against the last."""
     ws = _labels(df, "workload", better)
     pick = [ws[0], ws[len(ws) // 2], ws[-1]]
-    g = [_gain_series(_runs(df, better, workload=w), _runs(df, worse, workload=w), better,
-                      worse)[0][1] for w in pick]  # fmt: skip
+    g = [
+        _gain_series(_runs(df, better, workload=w), _runs(df, worse, workload=w), better, worse)[0][
+            1
+        ]
+        for w in pick
+    ]
     return [
         (f"{pick[0]:g} vs {pick[1]:g}", g[0], g[1]),
         (f"{pick[1]:g} vs {pick[2]:g}", g[1], g[2]),
     ]
-

@@ -1,4 +1,5 @@
-"""He et al. 2006: printed percentages against every reading of their definition (Section 5, PERCENT_READINGS)."""
+"""He et al. 2006: printed percentages against every reading of their definition (Section 5,
+PERCENT_READINGS)."""
 
 from __future__ import annotations
 
@@ -54,12 +55,16 @@ def percent_row(
     p = float(printed)
     gaps = [abs(r.value - p) if math.isfinite(r.value) else math.inf for r in readings]
     best, default = readings[int(np.argmin(gaps))], readings[0]
-    which = (f"reading {best.definition} (the default)" if best is default else
-             f"reading {best.definition} (nearer the print; default {default.definition})")  # fmt: skip
+    which = (
+        f"reading {best.definition} (the default)"
+        if best is default
+        else f"reading {best.definition} (nearer the print; default {default.definition})"
+    )
     others = "; ".join(f"{r.definition}: {r.text()}" for r in readings if r is not best)
     context = "; ".join(filter(None, (which, f"other reading {others}" if others else "", note)))
-    row = compare_value(item, quantity, printed, best.value, kind="percent", ci=best.ci,
-                        note=context, cause=cause)  # fmt: skip
+    row = compare_value(
+        item, quantity, printed, best.value, kind="percent", ci=best.ci, note=context, cause=cause
+    )
     if misplaced:
         row.update(verdict="differs", reason="; ".join(filter(None, (misplaced, cause, context))))
     row["key"] = key
@@ -72,8 +77,10 @@ def gain_readings(better: np.ndarray, worse: np.ndarray, b: str, w: str) -> list
     """Readings of "``b`` outperforms ``w`` by x %" from per-seed values: ``(w - b)/w``
     (default) and ``(w - b)/b``, each the mean over the seeds with its 95 % half-width."""
     better, worse = np.atleast_1d(better), np.atleast_1d(worse)
-    return [Reading(f"({w} - {b})/{w}", *t_interval(100 * (worse - better) / worse)),
-            Reading(f"({w} - {b})/{b}", *t_interval(100 * (worse - better) / better))]  # fmt: skip
+    return [
+        Reading(f"({w} - {b})/{w}", *t_interval(100 * (worse - better) / worse)),
+        Reading(f"({w} - {b})/{b}", *t_interval(100 * (worse - better) / better)),
+    ]
 
 
 def decrease_readings(before: np.ndarray, after: np.ndarray, r0: str, r1: str) -> list[Reading]:
@@ -89,8 +96,10 @@ def _threshold_readings(frame: pd.DataFrame, column: str, at: float) -> list[Rea
     for suffix in ("", "_of_approximate"):
         series = frame.set_index("initial")[f"{column}{suffix}"]
         values.append(float(series[at]))
-    return [Reading(f"deterioration {d_acc}", values[0]),
-            Reading(f"deterioration {d_app}", values[1])]  # fmt: skip
+    return [
+        Reading(f"deterioration {d_acc}", values[0]),
+        Reading(f"deterioration {d_app}", values[1]),
+    ]
 
 
 def _nearest(readings: Sequence[Reading], printed: float) -> int:
@@ -120,10 +129,10 @@ def minimum_row(
     misplaced = ""
     if paper_interior and where in (curve.index[0], curve.index[-1]):
         inner = curve.iloc[1:-1]
-        misplaced = (f"ours is smallest at the grid's edge ({_key(where)}: {curve[where]:.1f} %), "
-                     f"the paper's inside it, so they are not the same point; inside the grid "
-                     f"ours is smallest at {_key(inner.idxmin())} ({inner.min():.1f} %)")  # fmt: skip
+        misplaced = (
+            f"ours is smallest at the grid's edge ({_key(where)}: {curve[where]:.1f} %), "
+            f"the paper's inside it, so they are not the same point; inside the grid "
+            f"ours is smallest at {_key(inner.idxmin())} ({inner.min():.1f} %)"
+        )
     cause = "" if misplaced else f"cause not identified; ours is smallest at {_key(where)}"
-    return percent_row(item, quantity, key, readings, note=note, misplaced=misplaced,
-                       cause=cause)  # fmt: skip
-
+    return percent_row(item, quantity, key, readings, note=note, misplaced=misplaced, cause=cause)

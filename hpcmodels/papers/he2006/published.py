@@ -1,4 +1,5 @@
-"""He et al. 2006: the paper's printed numbers, its settings (Section 5.1, Table 2, the figures' grids) and the readings of its ambiguous passages, as data."""
+"""He et al. 2006: the paper's printed numbers, its settings (Section 5.1, Table 2, the
+figures' grids) and the readings of its ambiguous passages, as data."""
 
 from __future__ import annotations
 
@@ -104,7 +105,6 @@ PERCENT_READINGS = {
 }
 """The two readings of each kind of printed percentage, the default first: "A outperforms
 B by x %", "decreases from R0 to R1 by x %", and Fig. 8's "deteriorates by x %"."""
-
 
 
 # ------------------------------------------------------------------ text claims

@@ -1,4 +1,5 @@
-"""He et al. 2006: selecting one simulated point of a figure's frame (its mean, its per-seed runs)."""
+"""He et al. 2006: selecting one simulated point of a figure's frame (its mean, its per-seed
+runs)."""
 
 from __future__ import annotations
 
@@ -40,4 +41,3 @@ def _key(k) -> str:
 
 def _labels(df: pd.DataFrame, x: str, algorithm: str) -> list:
     return list(df.loc[df["algorithm"] == algorithm, x])
-

@@ -1,4 +1,5 @@
-"""He et al. 2006: the simulated figures of Section 5 (Figs. 3-8a): one sweep of simulate_point per figure, summarised per case."""
+"""He et al. 2006: the simulated figures of Section 5 (Figs. 3-8a): one sweep of
+simulate_point per figure, summarised per case."""
 
 from __future__ import annotations
 
@@ -86,11 +87,22 @@ def simulate_point(
     strategy, dispatcher = ALGORITHMS[algorithm]
     lam = system.arrival_rate(workload)
     alpha = fractions(strategy, system, system.arrival_rate(alloc_workload or workload), slack)
-    run = simulate_dispatch(system, alpha, dispatcher,
-                            Stream(lam, arrival_cv=arrival_cv, sizes=sizes), slack=slack,
-                            n_jobs=n_jobs, warmup=warmup, cooldown=cooldown, seed=seed)  # fmt: skip
-    return {"mean_response": run.mean_response, "miss_rate": run.miss_rate,
-            **_model_values(system, lam, alpha, slack, dispatcher)}  # fmt: skip
+    run = simulate_dispatch(
+        system,
+        alpha,
+        dispatcher,
+        Stream(lam, arrival_cv=arrival_cv, sizes=sizes),
+        slack=slack,
+        n_jobs=n_jobs,
+        warmup=warmup,
+        cooldown=cooldown,
+        seed=seed,
+    )
+    return {
+        "mean_response": run.mean_response,
+        "miss_rate": run.miss_rate,
+        **_model_values(system, lam, alpha, slack, dispatcher),
+    }
 
 
 def _model_values(system, lam, alpha, slack, dispatcher: str) -> dict[str, float]:
@@ -103,8 +115,14 @@ def _model_values(system, lam, alpha, slack, dispatcher: str) -> dict[str, float
     }
 
 
-def case_model(system: MultiCluster, workload: float, algorithm: str, slack=FIG3_SLACK,
-               alloc_workload: float | None = None, **_) -> dict[str, float]:  # fmt: skip
+def case_model(
+    system: MultiCluster,
+    workload: float,
+    algorithm: str,
+    slack=FIG3_SLACK,
+    alloc_workload: float | None = None,
+    **_,
+) -> dict[str, float]:
     """:func:`simulate_point`'s model values of one case without simulating it (the
     keyword arguments of a :data:`Case`; those of the stream are ignored)."""
     strategy, dispatcher = ALGORITHMS[algorithm]
@@ -125,16 +143,20 @@ def algorithm_cases(configurations: Iterable[Case], algorithms: Iterable[str]) -
     for name in algorithms:
         if name not in ALGORITHMS:
             raise InvalidParameter(f"unknown algorithm {name!r}; choose from {list(ALGORITHMS)}")
-    return [(labels, {**kwargs, "algorithm": name})
-            for labels, kwargs in configurations for name in algorithms]  # fmt: skip
+    return [
+        (labels, {**kwargs, "algorithm": name})
+        for labels, kwargs in configurations
+        for name in algorithms
+    ]
 
 
 def point_grid(cases: Sequence[Case], settings: SimSettings) -> list[dict]:
     """The sweep's grid: :func:`simulate_point`'s keyword arguments for every case and
     every seed of ``settings`` (seeds innermost)."""
     run = {"n_jobs": settings.n_jobs, "warmup": settings.warmup, "cooldown": settings.cooldown}
-    return [{**kwargs, "seed": seed, **run}
-            for _, kwargs in cases for seed in range(settings.seeds)]  # fmt: skip
+    return [
+        {**kwargs, "seed": seed, **run} for _, kwargs in cases for seed in range(settings.seeds)
+    ]
 
 
 def summarise_seeds(runs: pd.DataFrame, cases: Sequence[Case], seeds: int) -> pd.DataFrame:
@@ -154,18 +176,20 @@ def summarise_seeds(runs: pd.DataFrame, cases: Sequence[Case], seeds: int) -> pd
         block = runs.iloc[k * seeds : (k + 1) * seeds]
         r, r_ci = t_interval(block["mean_response"])
         mr, mr_ci = t_interval(block["miss_rate"])
-        rows.append({
-            **labels,
-            "algorithm": kwargs["algorithm"],
-            "mean_response": r,
-            "response_ci": r_ci,
-            "miss_rate": mr,
-            "miss_ci": mr_ci,
-            "response_runs": tuple(block["mean_response"]),
-            "miss_runs": tuple(block["miss_rate"]),
-            "analytic_response": block["analytic_response"].iloc[0],
-            "analytic_miss": block["analytic_miss"].iloc[0],
-        })  # fmt: skip
+        rows.append(
+            {
+                **labels,
+                "algorithm": kwargs["algorithm"],
+                "mean_response": r,
+                "response_ci": r_ci,
+                "miss_rate": mr,
+                "miss_ci": mr_ci,
+                "response_runs": tuple(block["mean_response"]),
+                "miss_runs": tuple(block["miss_rate"]),
+                "analytic_response": block["analytic_response"].iloc[0],
+                "analytic_miss": block["analytic_miss"].iloc[0],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -202,8 +226,14 @@ def fig3(
     ``progress`` go to :func:`hpcmodels.sweep.sweep`: where the points run (default:
     ``HPCMODELS_DASK_SCHEDULER``, else a LocalCluster), a folder that keeps finished
     points (a rerun computes only the others), progress bar."""
-    return simulate_cases(fig3_cases(workloads), settings, desc="Fig. 3", client=client,
-                          cache=cache, progress=progress)  # fmt: skip
+    return simulate_cases(
+        fig3_cases(workloads),
+        settings,
+        desc="Fig. 3",
+        client=client,
+        cache=cache,
+        progress=progress,
+    )
 
 
 def fig3_cases(workloads: Sequence[float] = WORKLOADS) -> list[Case]:
@@ -215,18 +245,26 @@ def fig3_cases(workloads: Sequence[float] = WORKLOADS) -> list[Case]:
 STEP_ALGORITHMS = ("ORT-RR", "OMR-RR", "W-RR", "DLL", "DLM")
 
 
-def step_cases(label: str, build: Callable[[int, int], MultiCluster],
-               workload: float = 0.5) -> list[Case]:  # fmt: skip
+def step_cases(
+    label: str, build: Callable[[int, int], MultiCluster], workload: float = 0.5
+) -> list[Case]:
     """One configuration per step of :data:`STEPS` (``build(first, second)``, labelled
     ``label``: "[21,1]" ...), slack U[0,10], with the algorithms of Figs. 4-5."""
-    configs = [({label: f"[{a},{b}]"},
-                {"system": build(a, b), "workload": workload, "slack": FIG4_SLACK})
-               for a, b in STEPS]  # fmt: skip
+    configs = [
+        ({label: f"[{a},{b}]"}, {"system": build(a, b), "workload": workload, "slack": FIG4_SLACK})
+        for a, b in STEPS
+    ]
     return algorithm_cases(configs, STEP_ALGORITHMS)
 
 
-def _step_sweep(label: str, build: Callable[[int, int], MultiCluster], settings: SimSettings,
-                workload: float, desc: str, **options) -> pd.DataFrame:  # fmt: skip
+def _step_sweep(
+    label: str,
+    build: Callable[[int, int], MultiCluster],
+    settings: SimSettings,
+    workload: float,
+    desc: str,
+    **options,
+) -> pd.DataFrame:
     return simulate_cases(step_cases(label, build, workload), settings, desc=desc, **options)
 
 
@@ -240,8 +278,16 @@ def fig4(
 ) -> pd.DataFrame:
     """Figs. 4a/4b: speed difference [21,1] ... [6,6], 4 x 4 nodes, slack U[0,10]
     (sweep options as :func:`fig3`)."""
-    return _step_sweep("speeds", speed_system, settings, workload, "Fig. 4", client=client,
-                       cache=cache, progress=progress)  # fmt: skip
+    return _step_sweep(
+        "speeds",
+        speed_system,
+        settings,
+        workload,
+        "Fig. 4",
+        client=client,
+        cache=cache,
+        progress=progress,
+    )
 
 
 def fig5(
@@ -254,8 +300,16 @@ def fig5(
 ) -> pd.DataFrame:
     """Figs. 5a/5b: cluster-size difference [21,1] ... [6,6], speed 10, slack U[0,10]
     (sweep options as :func:`fig3`)."""
-    return _step_sweep("nodes", size_system, settings, workload, "Fig. 5", client=client,
-                       cache=cache, progress=progress)  # fmt: skip
+    return _step_sweep(
+        "nodes",
+        size_system,
+        settings,
+        workload,
+        "Fig. 5",
+        client=client,
+        cache=cache,
+        progress=progress,
+    )
 
 
 def fig6(
@@ -269,15 +323,25 @@ def fig6(
 ) -> pd.DataFrame:
     """Figs. 6a/6b: slack uniform on [0, upper] at workload 0.8 (Table 2 system; sweep
     options as :func:`fig3`)."""
-    return simulate_cases(fig6_cases(uppers, workload), settings, desc="Fig. 6", client=client,
-                          cache=cache, progress=progress)  # fmt: skip
+    return simulate_cases(
+        fig6_cases(uppers, workload),
+        settings,
+        desc="Fig. 6",
+        client=client,
+        cache=cache,
+        progress=progress,
+    )
 
 
 def fig6_cases(uppers: Sequence[float] = SLACK_UPPERS, workload: float = 0.8) -> list[Case]:
     """Fig. 6's cases: OMR-RR, W-RR and DLM per slack upper limit (Table 2 system)."""
-    configs = [({"slack_upper": s},
-                {"system": TABLE2, "workload": workload, "slack": UniformSlack(0.0, s)})
-               for s in uppers]  # fmt: skip
+    configs = [
+        (
+            {"slack_upper": s},
+            {"system": TABLE2, "workload": workload, "slack": UniformSlack(0.0, s)},
+        )
+        for s in uppers
+    ]
     return algorithm_cases(configs, ["OMR-RR", "W-RR", "DLM"])
 
 
@@ -294,16 +358,27 @@ def fig7a(
     """Fig. 7a: CV of inter-arrival times 1.0-3.0 at workload 0.3, Bounded Pareto sizes
     (``sizes="exponential"`` gives the control with the sizes of Figs. 3-6; sweep options
     as :func:`fig3`)."""
-    return simulate_cases(fig7a_cases(cvs, workload, sizes), settings, desc="Fig. 7a",
-                          client=client, cache=cache, progress=progress)  # fmt: skip
+    return simulate_cases(
+        fig7a_cases(cvs, workload, sizes),
+        settings,
+        desc="Fig. 7a",
+        client=client,
+        cache=cache,
+        progress=progress,
+    )
 
 
-def fig7a_cases(cvs: Sequence[float] = CVS, workload: float = 0.3,
-                sizes: str = "bounded_pareto") -> list[Case]:  # fmt: skip
+def fig7a_cases(
+    cvs: Sequence[float] = CVS, workload: float = 0.3, sizes: str = "bounded_pareto"
+) -> list[Case]:
     """Fig. 7a's cases: ORT-RR, W-RR and DLL per CV of the inter-arrival times."""
-    configs = [({"cv": cv, "workload": workload},
-                {"system": TABLE2, "workload": workload, "arrival_cv": cv, "sizes": sizes})
-               for cv in cvs]  # fmt: skip
+    configs = [
+        (
+            {"cv": cv, "workload": workload},
+            {"system": TABLE2, "workload": workload, "arrival_cv": cv, "sizes": sizes},
+        )
+        for cv in cvs
+    ]
     return algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"])
 
 
@@ -319,16 +394,24 @@ def fig7b(
 ) -> pd.DataFrame:
     """Fig. 7b: workload 0.1-0.9 at CV 3.0, Bounded Pareto sizes (``sizes`` as
     :func:`fig7a`; sweep options as :func:`fig3`)."""
-    return simulate_cases(fig7b_cases(workloads, cv, sizes), settings, desc="Fig. 7b",
-                          client=client, cache=cache, progress=progress)  # fmt: skip
+    return simulate_cases(
+        fig7b_cases(workloads, cv, sizes),
+        settings,
+        desc="Fig. 7b",
+        client=client,
+        cache=cache,
+        progress=progress,
+    )
 
 
-def fig7b_cases(workloads: Sequence[float] = WORKLOADS, cv: float = 3.0,
-                sizes: str = "bounded_pareto") -> list[Case]:  # fmt: skip
+def fig7b_cases(
+    workloads: Sequence[float] = WORKLOADS, cv: float = 3.0, sizes: str = "bounded_pareto"
+) -> list[Case]:
     """Fig. 7b's cases: ORT-RR, W-RR and DLL per workload at CV ``cv``."""
-    configs = [({"workload": w},
-                {"system": TABLE2, "workload": w, "arrival_cv": cv, "sizes": sizes})
-               for w in workloads]  # fmt: skip
+    configs = [
+        ({"workload": w}, {"system": TABLE2, "workload": w, "arrival_cv": cv, "sizes": sizes})
+        for w in workloads
+    ]
     return algorithm_cases(configs, ["ORT-RR", "W-RR", "DLL"])
 
 
@@ -344,8 +427,14 @@ def fig8a(
     """Fig. 8a: approximate (ORT-RR with the fractions kept from ``initial``) versus
     accurate allocation (ORT-RR recomputed), and W-RR, per relative workload change
     (sweep options as :func:`fig3`)."""
-    return simulate_cases(fig8a_cases(initial, changes), settings, desc="Fig. 8a",
-                          client=client, cache=cache, progress=progress)  # fmt: skip
+    return simulate_cases(
+        fig8a_cases(initial, changes),
+        settings,
+        desc="Fig. 8a",
+        client=client,
+        cache=cache,
+        progress=progress,
+    )
 
 
 def fig8a_cases(initial: float = 0.3, changes: Sequence[float] = CHANGES) -> list[Case]:
@@ -353,13 +442,19 @@ def fig8a_cases(initial: float = 0.3, changes: Sequence[float] = CHANGES) -> lis
     recomputed (accurate), and W-RR (weighted), per relative workload change."""
 
     def configs(label: str, alloc: float | None) -> list[Case]:
-        return [({"change": c, "workload": initial * (1 + c), "allocation": label},
-                 {"system": TABLE2, "workload": initial * (1 + c), "alloc_workload": alloc})
-                for c in changes]  # fmt: skip
+        return [
+            (
+                {"change": c, "workload": initial * (1 + c), "allocation": label},
+                {"system": TABLE2, "workload": initial * (1 + c), "alloc_workload": alloc},
+            )
+            for c in changes
+        ]
 
-    return [*algorithm_cases(configs("approximate", initial), ["ORT-RR"]),
-            *algorithm_cases(configs("accurate", None), ["ORT-RR"]),
-            *algorithm_cases(configs("weighted", None), ["W-RR"])]  # fmt: skip
+    return [
+        *algorithm_cases(configs("approximate", initial), ["ORT-RR"]),
+        *algorithm_cases(configs("accurate", None), ["ORT-RR"]),
+        *algorithm_cases(configs("weighted", None), ["W-RR"]),
+    ]
 
 
 def fig7_control(
@@ -374,11 +469,11 @@ def fig7_control(
     """The Fig. 7 points at CV 3 with exponential sizes instead of Bounded Pareto ones
     (same arrivals, same seeds): what the heavy tail does to the printed gains (sweep
     options as :func:`fig3`)."""
-    return fig7b(settings, workloads, cv, sizes="exponential", client=client, cache=cache,
-                 progress=progress)  # fmt: skip
+    return fig7b(
+        settings, workloads, cv, sizes="exponential", client=client, cache=cache, progress=progress
+    )
 
 
 def fig7_control_cases(workloads: Sequence[float] = (0.1, 0.3, 0.9), cv: float = 3.0) -> list[Case]:
     """:func:`fig7_control`'s cases: Fig. 7b's with exponential sizes."""
     return fig7b_cases(workloads, cv, sizes="exponential")
-
