@@ -13,7 +13,7 @@ from playwright.sync_api import sync_playwright
 
 from hpcmodels.bandwidth import SECTION6, allot_bandwidth, run_point, slowdown_factors
 from hpcmodels.bandwidth.model import demand_kernel
-from hpcmodels.widgets import LINK_PICTURE_JOBS
+from hpcmodels.explorers.jones2005 import LINK_PICTURE_JOBS
 
 JOBS = 2_000  # per cluster, for the explorer
 
@@ -21,8 +21,8 @@ JOBS = 2_000  # per cluster, for the explorer
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     with voila_app(tmp_path_factory.mktemp("voila"), [
-        "from hpcmodels.widgets import link_saturation_explorer\nlink_saturation_explorer()",
-        f"from hpcmodels.widgets import bandwidth_explorer\nbandwidth_explorer({JOBS})",
+        "from hpcmodels.explorers import link_saturation_explorer\nlink_saturation_explorer()",
+        f"from hpcmodels.explorers import bandwidth_explorer\nbandwidth_explorer({JOBS})",
     ], "jones.ipynb") as url:  # fmt: skip
         yield url
 

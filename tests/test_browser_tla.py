@@ -22,8 +22,8 @@ from logs import SDSC, need_log
 def app(tmp_path_factory):
     """A Voilà server on a notebook holding notebook 01's two explorers."""
     with voila_app(tmp_path_factory.mktemp("voila"), [
-        "from hpcmodels.widgets import tla_snapshot_explorer\ntla_snapshot_explorer()",
-        "from hpcmodels.widgets import tla_run_explorer\ntla_run_explorer(n_jobs=2000)",
+        "from hpcmodels.explorers import tla_snapshot_explorer\ntla_snapshot_explorer()",
+        "from hpcmodels.explorers import tla_run_explorer\ntla_run_explorer(n_jobs=2000)",
     ], "tla.ipynb") as url:  # fmt: skip
         yield url
 

@@ -357,8 +357,8 @@ def test_without_the_log_every_table_and_claim_is_not_run_naming_it(monkeypatch)
     data and every rows function gives ``not run`` rows whose reason names the log and
     how to get it, as notebook 02 runs them, and the explorer says so too."""
     from hpcmodels.errors import LogNotAvailable
+    from hpcmodels.explorers import policy_explorer
     from hpcmodels.papers.report import log_missing, missing_of, shown
-    from hpcmodels.widgets import policy_explorer
 
     error = LogNotAvailable("SDSC-SP2-1998-4.2-cln.swf.gz is not available locally; /here")
     reason = log_missing(error)

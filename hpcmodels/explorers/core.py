@@ -1,0 +1,82 @@
+"""The explorers' shared core (ipywidgets): serialised callbacks, the status line,
+sliders, and figures drawn outside pyplot and shown as PNGs."""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable, Iterable
+
+import ipywidgets as w
+from IPython.display import Image, display
+from matplotlib.figure import Figure
+
+__all__ = ["figure", "live", "serial", "show", "slider", "status_line"]
+
+
+def serial(run: Callable[[], None], status: w.HTML | None = None) -> Callable[..., None]:
+    """``run`` as a widget callback that never overlaps itself: widget messages may
+    arrive on another kernel thread (JupyterLab's subshells), and two drawings at once
+    gave blank charts. A change made during a run is picked up when it ends; ``status``
+    shows that a run is under way."""
+    lock, again = threading.Lock(), [False]
+
+    def callback(*_):
+        again[0] = True
+        while again[0] and lock.acquire(blocking=False):
+            try:
+                while again[0]:
+                    again[0] = False
+                    if status is not None:
+                        status.value = "<i>computing...</i>"
+                    run()
+            finally:
+                if status is not None:
+                    status.value = ""
+                lock.release()
+
+    return callback
+
+
+def live(
+    update: Callable[[], None], controls: Iterable[w.ValueWidget], status: w.HTML | None = None
+) -> None:
+    """Run ``update`` (serialised, see :func:`serial`) now and on every change of a
+    control's value."""
+    callback = serial(update, status)
+    for control in controls:
+        control.observe(callback, names="value")
+    callback()
+
+
+def status_line() -> w.HTML:
+    """Where :func:`serial` says that a run is under way."""
+    return w.HTML(value="", layout=w.Layout(min_width="8em"))
+
+
+def figure(width: float, height: float, ncols: int = 1, nrows: int = 1, *, sharey: bool = False):
+    """A figure outside pyplot's global state (safe under concurrent callbacks)."""
+    fig = Figure(figsize=(width, height))
+    return fig, fig.subplots(nrows, ncols, squeeze=True, sharey=sharey)
+
+
+def slider(kind, value, lo, hi, step, label):
+    """A ``kind`` slider (``w.IntSlider``, ``w.FloatSlider``) that reports on release."""
+    return kind(
+        value=value,
+        min=lo,
+        max=hi,
+        step=step,
+        description=label,
+        style={"description_width": "initial"},
+        continuous_update=False,
+    )
+
+
+def show(fig: Figure) -> None:
+    """Lay out a pyplot-free figure and display it as a PNG (no global pyplot state:
+    safe when widget messages arrive on another thread)."""
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    display(Image(data=buffer.getvalue(), format="png"))

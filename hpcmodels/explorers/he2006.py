@@ -1,0 +1,50 @@
+"""He et al. 2006 (IEEE TPDS 17(2)): the allocation explorer of notebook 03."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+from IPython.display import display
+
+from ..papers import he2006
+from ..queueing import UniformSlack
+from ..queueing.system import MultiCluster
+from .core import figure, live, show, slider, status_line
+
+__all__ = ["allocation_explorer"]
+
+
+def allocation_explorer(
+    system: MultiCluster = he2006.TABLE2, workload: float = 0.1, slack_upper: float = 30.0
+) -> w.VBox:
+    """Sliders for workload, node counts, node speeds and slack; the weighted, ORT and OMR
+    fractions and their exact mean response time and miss rate recompute live."""
+    load = slider(w.FloatSlider, workload, 0.02, 0.98, 0.01, "workload")
+    slack = slider(w.FloatSlider, slack_upper, 1, 120, 1, "slack max (s)")
+    nodes = [slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}") for i, m in enumerate(system.nodes)]
+    speeds = [
+        slider(w.FloatSlider, s, 0.5, 40, 0.5, f"speed {i + 1}")
+        for i, s in enumerate(system.speeds)
+    ]
+    out = w.Output()
+    status = status_line()
+
+    def update():
+        with out:
+            out.clear_output(wait=True)
+            try:
+                sysm = MultiCluster(tuple(n.value for n in nodes), tuple(s.value for s in speeds))
+                table = he2006.allocation_summary(sysm, load.value, UniformSlack(0, slack.value))
+            except ValueError as err:
+                print(f"invalid setting: {err}")
+                return
+            display(table.round(4))
+            fig, ax = figure(6, 2.6)
+            clusters = [c for c in table.columns if c.startswith("cluster")]
+            table[clusters].plot.bar(ax=ax, rot=0)
+            ax.set_ylabel("fraction of jobs")
+            ax.legend(fontsize="small", ncols=len(clusters), loc="lower center",
+                      bbox_to_anchor=(0.5, 1.0), frameon=False)  # fmt: skip
+            show(fig)
+
+    live(update, [load, slack, *nodes, *speeds], status)
+    return w.VBox([w.HBox([load, slack, status]), w.HBox(nodes), w.HBox(speeds), out])

@@ -1,0 +1,127 @@
+"""Jones, Pang, Stanzione, Ligon 2005: the explorers of notebook 04, Figs. 5-7's link
+saturation picture and Section 6's strategies at a glance."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import ipywidgets as w
+import numpy as np
+import pandas as pd
+from IPython.display import display
+
+from ..bandwidth import (
+    SECTION6,
+    allot_bandwidth,
+    link_demand,
+    ppbw_from_bsbw,
+    run_point,
+    slowdown_factors,
+)
+from .core import figure, live, show, slider, status_line
+
+__all__ = ["LINK_PICTURE_JOBS", "bandwidth_explorer", "link_saturation_explorer"]
+
+# three hand-placed co-allocated jobs over three clusters (Jones 2005, Figs. 5-7): nodes
+# of each job on each cluster
+LINK_PICTURE_JOBS = ((3, 2, 1), (4, 4, 0), (0, 5, 5))
+
+
+def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
+                             link_mbps: float = 1000.0) -> w.VBox:  # fmt: skip
+    """Jones 2005, Figs. 5-7 live: place each job's nodes on three clusters; every link's
+    required bandwidth (Eq. 1 with Eq. 8's PPBW), the allotment of Steps 1-5 and each
+    job's slowdown factor (Eq. 5) recompute at once."""
+    m = len(jobs[0])
+    nodes = [[slider(w.IntSlider, n, 0, 20, 1, f"job {k + 1} on C{i + 1}")
+              for i, n in enumerate(job)] for k, job in enumerate(jobs)]  # fmt: skip
+    bw = slider(w.FloatSlider, bsbw, 0, 2000, 50, "BSBW (Mbps)")
+    cap = slider(w.FloatSlider, link_mbps, 100, 2000, 50, "link capacity (Mbps)")
+    out = w.Output()
+
+    def update():
+        with out:
+            out.clear_output(wait=True)
+            split = np.array([[s.value for s in row] for row in nodes])
+            total = split.sum(axis=1)
+            demand = np.array([[link_demand(n, max(t, 1), ppbw_from_bsbw(bw.value, max(t, 1)))
+                                for n in row] for row, t in zip(split, total, strict=True)])  # fmt: skip
+            allotted = allot_bandwidth(demand, np.full(m, cap.value))
+            sd = slowdown_factors(demand, allotted)
+            links = [f"C{i + 1}" for i in range(m)]
+            table = pd.DataFrame(
+                {"nodes": [" + ".join(map(str, row)) for row in split],
+                 **{f"{c} required": demand[:, i] for i, c in enumerate(links)},
+                 **{f"{c} allotted": allotted[:, i] for i, c in enumerate(links)},
+                 "slowdown factor sd": sd},
+                index=pd.Index([f"job {k + 1}" for k in range(len(split))], name="job"))  # fmt: skip
+            saturated = [c for i, c in enumerate(links) if demand[:, i].sum() > cap.value]
+            print("saturated links: " + (", ".join(saturated) if saturated else "none"))
+            display(table.round(3))
+            fig, axes = figure(7, 2.6, ncols=2, sharey=True)
+            for ax, data, title in ((axes[0], demand, "required"), (axes[1], allotted, "allotted")):
+                bottom = np.zeros(m)
+                for k in range(len(split)):
+                    ax.bar(links, data[k], bottom=bottom, label=f"job {k + 1}")
+                    bottom += data[k]
+                ax.axhline(cap.value, color="k", ls="--", lw=1)
+                ax.set_title(f"{title} bandwidth per link")
+            axes[0].set_ylabel("Mbps")
+            axes[1].legend(fontsize=7)
+            show(fig)
+
+    live(update, [*(s for row in nodes for s in row), bw, cap])
+    rows = [w.HBox(row) for row in nodes]
+    return w.VBox([*rows, w.HBox([bw, cap]), out])
+
+
+def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, lslt: float = 1.0,
+                       chunk: float = 0.8, clusters: int = 4) -> w.VBox:  # fmt: skip
+    """Jones 2005, Section 6 at a glance: BSBW, LSLT, B3's chunk and the number of
+    clusters; every strategy runs on the same Section 6.1 workload (``jobs_per_cluster``
+    jobs per cluster, the first change or so takes a second) and a table and a chart of
+    their average turnaround times redraw, with a progress bar while they run."""
+    strategies = ("no_share", "migration_only", "ideal", "first_fit", "a1", "b1", "b2", "b3", "b4")
+    bw = slider(w.FloatSlider, bsbw, 100, 1000, 50, "BSBW (Mbps)")
+    level = slider(w.FloatSlider, lslt, 0.4, 1.2, 0.1, "LSLT")
+    chunk_size = slider(w.FloatSlider, chunk, 0.5, 0.95, 0.05, "B3 chunk")
+    count = slider(w.IntSlider, clusters, 2, 8, 1, "clusters")
+    bar = w.IntProgress(value=0, min=0, max=len(strategies), description="runs")
+    out = w.Output()
+    status = status_line()
+
+    def _run():
+        setup = replace(SECTION6, clusters=count.value, jobs_per_cluster=jobs_per_cluster)
+        bar.value = 0
+        rows = []
+        for st in strategies:
+            rows.append(run_point(st, setup, bsbw=bw.value, lslt=level.value,
+                                  chunk=chunk_size.value))  # fmt: skip
+            bar.value += 1
+        table = pd.DataFrame(rows).set_index("strategy")[
+            ["att", "mean_wait", "coallocated", "penalty", "max_link_level"]
+        ]
+        with out:
+            out.clear_output(wait=True)
+            best = table.loc[["a1", "b1", "b2", "b3", "b4"], "att"].idxmin()
+            print(f"BSBW {bw.value:.0f} Mbps, LSLT {level.value:.0%}, chunk {chunk_size.value:.0%}, "
+                  f"{count.value} clusters: best module {best.upper()}")  # fmt: skip
+            display(table.round(3))
+            fig, ax = figure(7, 2.6)
+            ax.bar(table.index, table["att"], color="tab:blue")
+            for name, style in (("migration_only", "--"), ("ideal", ":")):
+                ax.axhline(table.loc[name, "att"], color="k", ls=style, lw=1,
+                           label=name.replace("_", " "))  # fmt: skip
+            top = 2.5 * table.loc["migration_only", "att"]
+            ax.set_ylim(0, top)
+            for x, value in enumerate(table["att"]):
+                if value > top:  # an unstable strategy: say how far off the chart it is
+                    ax.text(x, 0.93 * top, f"{value:.0f}", ha="center", fontsize=7, rotation=90,
+                            va="top", color="white")  # fmt: skip
+            ax.set_ylabel("average turnaround (s)")
+            ax.legend(fontsize=7)
+            ax.tick_params(axis="x", labelsize=7)
+            show(fig)
+
+    live(_run, (bw, level, chunk_size, count), status)
+    return w.VBox([w.HBox([bw, level]), w.HBox([chunk_size, count, bar, status]), out])
