@@ -75,7 +75,7 @@ _LOGS = [
     ArchiveLog("SDSC-SP2-1998-4.2-cln", "l_sdsc_sp2",
                "e03fe48be50c4ab04d6bb2285296d9c3399e9c1f27ee79b754ad32a14abd9bac",
                "SDSC IBM SP2, 128 nodes, Apr 1998 - Apr 2000, cleaned (59,715 jobs)",
-               "Shih 2013 (A1, A2); Huang 2006 (offline substitute, see NOTES)"),
+               "Shih 2013 (A1, A2); Huang 2006 (when the full log is absent, docs/readings.md)"),
     ArchiveLog("SDSC-SP2-1998-4.2", "l_sdsc_sp2", None,
                "SDSC IBM SP2, full log before cleaning (73,496 jobs)",
                "Huang 2006 (56,490 completed jobs)"),

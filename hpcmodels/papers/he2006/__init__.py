@@ -8,8 +8,7 @@ readings as data); :mod:`.analytic` (Sections 3-4 and 5.7: the exact allocations
 :mod:`.simulation` (Section 5: Figs. 3-8a); :mod:`.select`, :mod:`.percent`,
 :mod:`.causes` and :mod:`.rows` (the quick run's report rows); :mod:`.ensemble`,
 :mod:`.paired` and :mod:`.scale` (the paper-scale store and its rows). The readings of
-the paper's ambiguous passages are listed below (``docs/readings.md`` has no section for
-this paper yet).
+the paper's ambiguous passages are listed below and in ``docs/readings.md``.
 
 Shape: published numbers (``TABLE3_PAPER``, ``TABLE4_PAPER``, ``TEXT_NUMBERS``) ->
 frames (:func:`table3`, :func:`table4`, :func:`fig3` ... :func:`fig8b`) -> report rows

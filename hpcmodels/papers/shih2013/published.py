@@ -56,7 +56,7 @@ LOADS = {"low": 0.5, "medium": 0.75, "high": 1.0}
 SH_LEVELS = (0.0, 0.1, 0.2)
 METHODS = {"BF": "best_fit", "FF": "fastest_first", "AI2": "ai2", "TLA": "tla"}
 
-# Fig. 4 as reconstructed in the papers' NOTES.md: A (9 processors, speed 2), B (9, speed 1); r1 on A
+# Fig. 4 as reconstructed in docs/readings.md: A (9 processors, speed 2), B (9, speed 1); r1 on A
 # (1 processor, ends 5), r2 on B (4 processors, estimated end 5, actual end 1).
 SNAPSHOT_CLUSTERS = (Cluster("A", 9, 2.0), Cluster("B", 9, 1.0))
 SNAPSHOT_RUNNING = (RunningJob("A", 1, 5.0), RunningJob("B", 4, 5.0))
@@ -70,7 +70,7 @@ TABLE1 = pd.DataFrame(  # printed scores: turnaround per job, allocating job 1 t
 TABLE1_AVERAGE = {"A": "10", "B": "8"}
 FIG9_ATT = {"A": "7.75", "B": "8.25"}  # replay with r2's actual end t = 1
 
-# Table 4 (improvement of TLA over the best of BF, FF, AI2, %): only the cells the papers' NOTES.md
+# Table 4 (improvement of TLA over the best of BF, FF, AI2, %): only the cells docs/readings.md
 # can place with certainty in the scrambled text, keyed (workload, load, SH).
 _T4_INTACT = {  # rows A1-B2: low x 3 SH, medium x 3 SH, high SH = 0
     "A1": (1, 1, 2, 45, 49, 45, 41), "A2": (-2, 4, 4, 75, 79, 74, 33),

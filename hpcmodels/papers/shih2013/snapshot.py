@@ -64,7 +64,7 @@ def snapshot_rows() -> list[dict]:
                     f"slip in the paper: job 4 (7 processors) starts at "
                     f"t = {scores['B'].starts[3]:g} in the simulation, when job 3 frees "
                     "cluster A; before that no cluster has 7 free processors, and no "
-                    "snapshot consistent with the other seven scores gives 6 (the papers' NOTES.md)"
+                    "snapshot consistent with the other seven scores gives 6 (docs/readings.md)"
                 )
             rows.append(
                 compare_value(
