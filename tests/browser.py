@@ -1,5 +1,5 @@
 """Browser-test harness: a Voilà server on a generated notebook, and checks that a page
-shows real charts. Used by the ``test_browser_*`` modules (Playwright drives Debian's
+shows real charts. Used by the browser tests in ``tests/explorers/`` (Playwright drives Debian's
 headless chromium)."""
 
 from __future__ import annotations

@@ -83,6 +83,14 @@ TEXT_NUMBERS = {  # numbers stated in Section 5 (percent)
     "omr_1pct_threshold": "6",
 }
 
+FIG7_GAINS = (  # Section 5.6's "A outperforms B by x %" (x: TEXT_NUMBERS[key]); workload None:
+    # Fig. 7a's one workload, read at its largest CV; else Fig. 7b at that workload
+    ("Fig. 7a", "ORT-RR", "W-RR", "fig7a_ort_rr_vs_w_rr_cv3", "ORT-RR better than W-RR", None),
+    ("Fig. 7a", "DLL", "ORT-RR", "fig7a_ort_rr_vs_dll_cv3", "difference between ORT-RR and DLL", None),
+    ("Fig. 7b", "ORT-RR", "W-RR", "fig7b_ort_rr_vs_w_rr_0.1", "ORT-RR better than W-RR", 0.1),
+    ("Fig. 7b", "ORT-RR", "W-RR", "fig7b_ort_rr_vs_w_rr_0.9", "ORT-RR better than W-RR", 0.9),
+)  # fmt: skip
+
 
 MEAN_JOB_SIZE_PAPER = "84.0"
 """Section 5.1's mean job size (s); Section 5.6 says the Bounded Pareto sizes have "the

@@ -29,7 +29,7 @@ from .paired import (
     _scale_percent,
     _steps,
 )
-from .rows import _gain_curve
+from .rows import _gain_curve, fig7_gain_points
 from .select import _CI_COLUMN, _labels, _runs, _series, _value
 
 
@@ -291,9 +291,6 @@ def fig7_scale_rows(
     control)."""
     from ..ensemble import summarize
 
-    cv = float(df_a["cv"].max())
-    w7a = float(df_a["workload"].iloc[0])
-
     def with_exponential(w: float, better: str, worse: str) -> str:
         r = _gain_series(
             _runs(control, better, workload=w), _runs(control, worse, workload=w), better, worse
@@ -324,27 +321,9 @@ def fig7_scale_rows(
     grows = _judge(
         sum((_steps(df_a, "cv", a) for a in ("ORT-RR", "W-RR", "DLL")), []), higher_is_better=True
     )
+    gains = [gain(*point[:7], **point[7]) for point in fig7_gain_points(df_a, df_b)]
     return [
-        gain(
-            "Fig. 7a",
-            df_a,
-            "ORT-RR",
-            "W-RR",
-            "fig7a_ort_rr_vs_w_rr_cv3",
-            f"ORT-RR better than W-RR at cv {cv:g} (%)",
-            w7a,
-            cv=cv,
-        ),
-        gain(
-            "Fig. 7a",
-            df_a,
-            "DLL",
-            "ORT-RR",
-            "fig7a_ort_rr_vs_dll_cv3",
-            f"difference between ORT-RR and DLL at cv {cv:g} (%)",
-            w7a,
-            cv=cv,
-        ),
+        *(g for g in gains if g["item"] == "Fig. 7a"),
         _cells_claim(
             "Fig. 7a",
             "response times grow with the CV (ORT-RR, W-RR, DLL)",
@@ -356,26 +335,7 @@ def fig7_scale_rows(
                 for a in ("ORT-RR", "W-RR", "DLL")
             ),
         ),
-        gain(
-            "Fig. 7b",
-            df_b,
-            "ORT-RR",
-            "W-RR",
-            "fig7b_ort_rr_vs_w_rr_0.1",
-            "ORT-RR better than W-RR at workload 0.1 (%)",
-            0.1,
-            workload=0.1,
-        ),
-        gain(
-            "Fig. 7b",
-            df_b,
-            "ORT-RR",
-            "W-RR",
-            "fig7b_ort_rr_vs_w_rr_0.9",
-            "ORT-RR better than W-RR at workload 0.9 (%)",
-            0.9,
-            workload=0.9,
-        ),
+        *(g for g in gains if g["item"] == "Fig. 7b"),
         patterns,
     ]
 

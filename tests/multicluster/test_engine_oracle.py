@@ -2,18 +2,18 @@
 plus invariants every schedule must satisfy."""
 
 import itertools
-import math
 
 import numpy as np
 import pandas as pd
 import pytest
 from drawn_jobs import clusters_of, jobs_frame
+from engine_checks import assert_invariants, assert_same
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hpcmodels.multicluster import simulate
 
-from engine_oracle import ALLOCATIONS, COALLOCATIONS, METRICS, SELECTIONS, oracle, oracle_metrics
+from engine_oracle import ALLOCATIONS, COALLOCATIONS, SELECTIONS, oracle
 
 SPEEDS = (0.5, 1.0, 2.0)
 
@@ -45,68 +45,6 @@ def workloads(draw, coallocation=False, exact_estimates=False, zero_runtimes=Tru
     elif draw(st.integers(0, 2)) > 0:
         df["estimate"] = [float(r[1]) * r[3] for r in rows]
     return df, spec
-
-
-def assert_same(res, ref, df, spec):
-    got = res.jobs
-    assert len(got) == len(df)
-    for col in df.columns:
-        np.testing.assert_array_equal(got[col].to_numpy(float), df[col].to_numpy(float))
-    cl_got = [int(c) for c in got["cluster"]]
-    cl_ref = [int(c) for c in ref["cluster"]]
-    if cl_got != cl_ref or not np.allclose(got["start"], ref["start"], rtol=0, atol=1e-9):
-        table = df.assign(
-            start=ref["start"], end=ref["end"], cluster=ref["cluster"],
-            e_start=got["start"].to_numpy(), e_end=got["end"].to_numpy(), e_cluster=cl_got,
-        )  # fmt: skip
-        pytest.fail(f"engine != oracle on clusters {spec}:\n{table.to_string()}")
-    np.testing.assert_allclose(got["end"], ref["end"], rtol=0, atol=1e-9)
-    want = oracle_metrics(df, ref, spec)
-    for key in METRICS:
-        a, b = res.metrics[key], want[key]
-        if math.isnan(b):
-            assert math.isnan(a), (key, a, b)
-        else:
-            assert a == pytest.approx(b, rel=1e-9, abs=1e-12), key
-
-
-def assert_invariants(res, df, spec, slowdown=1.0):
-    """Checks on the engine's own output, independent of the oracle."""
-    got = res.jobs
-    sizes = [p for p, _ in spec]
-    speeds = [s for _, s in spec]
-    n, m = len(df), len(spec)
-    start = got["start"].to_numpy(float)
-    end = got["end"].to_numpy(float)
-    cluster = got["cluster"].to_numpy()
-    procs = df["procs"].to_numpy()
-    runtime = df["runtime"].to_numpy(float)
-    alloc = res.allocation.toarray()
-    assert alloc.shape == (n, m)
-
-    assert np.all(start >= df["submit"].to_numpy(float)), "a job started before its submit"
-    np.testing.assert_array_equal(alloc.sum(axis=1), procs)
-    assert np.all(alloc >= 0)
-    for j in range(n):
-        if cluster[j] >= 0:
-            assert alloc[j, cluster[j]] == procs[j]
-            expected = runtime[j] / speeds[cluster[j]]
-        else:
-            assert cluster[j] == -1
-            sites = [c for c in range(m) if alloc[j, c] > 0]
-            assert len(sites) >= 2, "co-allocated on fewer than two sites"
-            expected = runtime[j] * slowdown / min(speeds[c] for c in sites)
-        assert end[j] - start[j] == pytest.approx(expected, rel=1e-12, abs=1e-12)
-
-    for c in range(m):  # no processor over-committed: sweep (time, +/-procs), ends first
-        events = []
-        for j in range(n):
-            if alloc[j, c] > 0 and end[j] > start[j]:
-                events += [(start[j], 1, alloc[j, c]), (end[j], 0, -alloc[j, c])]
-        used = 0
-        for _, _, delta in sorted(events):
-            used += delta
-            assert 0 <= used <= sizes[c], f"cluster {c} over-committed"
 
 
 def arrival_order(df):

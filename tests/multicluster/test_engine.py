@@ -9,9 +9,10 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from drawn_jobs import clusters_of
+from engine_checks import assert_invariants, assert_same
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_engine_oracle import assert_invariants, assert_same, clusters_of
 
 from hpcmodels.multicluster import (
     SELECTIONS,
@@ -22,7 +23,7 @@ from hpcmodels.multicluster import (
 )
 from hpcmodels.multicluster.engine import DONE, PAUSED, _as_jobs
 
-from engine_oracle import ALLOCATIONS, oracle  # the oracle's (look-ahead: test_tla.py)
+from engine_oracle import ALLOCATIONS, oracle  # the oracle's (look-ahead: test_lookahead.py)
 
 # ---------------------------------------------------------------- time ties
 

@@ -29,7 +29,7 @@ from playwright.sync_api import sync_playwright
 
 from logs import SDSC, need_log
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _he_expected(load: float) -> dict[str, float]:

@@ -25,7 +25,7 @@ from hpcmodels.papers.report import (
 )
 from hpcmodels.stats import batch_means_ci, t_interval
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_verdicts_follow_the_printed_precision():

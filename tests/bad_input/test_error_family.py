@@ -21,7 +21,7 @@ from hpcmodels.multicluster import Cluster, RunningJob, TLAOptions, WaitingJob, 
 from hpcmodels.stats import t_interval
 from hpcmodels.workloads.transforms import estimate_inaccuracy, scale_runtimes
 
-PACKAGE = Path(__file__).resolve().parents[1] / "hpcmodels"
+PACKAGE = Path(__file__).resolve().parents[2] / "hpcmodels"
 # compiled kernels: numba raises only builtin exceptions there; these guard internal
 # invariants (a broken engine state), not user input
 KERNEL_RAISES = {("rates.py", "set_rate")}

@@ -1,6 +1,6 @@
 """Filippopoulos & Karatza's report rows: each row's verdict logic on synthetic frames
 (where the claim holds and where it is reversed), and the notebook's findings pinned
-at small cost. The model and its solvers are tested in test_mdp*.py."""
+at small cost. The model and its solvers are tested in tests/mdp/."""
 
 import itertools
 

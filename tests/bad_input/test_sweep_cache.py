@@ -23,7 +23,7 @@ import pytest
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.sweep import point_key, sweep
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def f(x) -> dict:

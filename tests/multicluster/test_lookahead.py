@@ -5,9 +5,10 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
+from drawn_jobs import clusters_of
+from engine_checks import assert_invariants
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_engine_oracle import assert_invariants, clusters_of
 
 from hpcmodels.multicluster import (
     Cluster,
