@@ -38,7 +38,7 @@ __all__ = ["NO_PLACE", "propose", "split", "check_links", "coallocation_bound"]
 NO_PLACE = -2  # the job cannot start now
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _module_split(state, p, off):
     """The run's bandwidth-aware module's split of ``p`` processors, written at
     ``split_site[off:]`` / ``split_procs[off:]``; the number of sites (0: declined)."""
@@ -58,7 +58,7 @@ def _module_split(state, p, off):
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def propose(state, p):
     """``COALLOCATED`` when a job of ``p`` processors that fits no allowed single
     cluster starts now across sites, else ``NO_PLACE``. A module's split is written where
@@ -77,7 +77,7 @@ def propose(state, p):
     return NO_PLACE
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def split(state, j, off):
     """Start job ``j`` across sites: take its processors, write its split at ``off``
     (sites, processors) and return (the slowest site's speed, the number of sites)."""

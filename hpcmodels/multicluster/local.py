@@ -12,7 +12,7 @@ from .allocation import BEST_FIT, pick
 __all__ = ["local_first", "local_only"]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def local_only(state, j, allowed):
     """Job ``j``'s own cluster if it is allowed and has the processors, else -1."""
     o = state.origin[j]
@@ -21,7 +21,7 @@ def local_only(state, j, allowed):
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def local_first(state, j, allowed):
     """Job ``j``'s own cluster if it fits there, else best fit among the allowed (-1:
     none fits)."""

@@ -27,7 +27,7 @@ from .state import ALLOC, U_PTR
 __all__ = ["NO_PLACE", "place"]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _fit(state, policy, j, allowed):
     """The fits of :func:`.allocation.pick`; random fit takes the next of its uniforms
     (consumed by the start, :func:`.events.start_job`)."""

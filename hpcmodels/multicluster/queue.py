@@ -25,7 +25,7 @@ KEEP_ESTIMATES = 1
 KEEP_RESERVATIONS = 2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def enqueue(state, j):
     """Submitted job ``j`` joins the queue at its rank."""
     r = state.qrank[j]
@@ -38,7 +38,7 @@ def enqueue(state, j):
     state.ctr[QLEN] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def dequeue(state, j):
     """Waiting job ``j`` leaves the queue (it starts)."""
     r = state.qrank[j]

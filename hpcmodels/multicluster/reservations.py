@@ -22,13 +22,13 @@ from .state import DIRTY, HOLES, REBUILD
 __all__ = ["on_enqueue", "on_dequeue", "after_start", "on_release"]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def on_enqueue(state, r):
     """A job joined the queue at rank ``r``: its reservation is computed next session."""
     state.ctr[DIRTY] = min(state.ctr[DIRTY], r)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def on_dequeue(state, j, r):
     """Waiting job ``j`` (rank ``r``) starts: its reservation goes."""
     seg_set(state.rtree, r, np.inf)
@@ -67,7 +67,7 @@ def _empty_reservations(state, j, c, t):
         r += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def after_start(state, j, c, t):
     """Job ``j`` started at ``t`` on ``c`` (``COALLOCATED``: several sites; conservative
     backfilling does not co-allocate)."""
@@ -75,7 +75,7 @@ def after_start(state, j, c, t):
         _empty_reservations(state, j, c, t)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def on_release(state, j, c, t):
     """Job ``j`` ended at ``t`` on cluster ``c``: if before its predicted end, the
     profile gained its processors until then."""
