@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from hpcmodels.errors import LogNotAvailable
 from hpcmodels.papers import store
 from hpcmodels.papers.report import VERDICTS
 
@@ -58,7 +59,10 @@ def test_stored_runs_are_what_the_code_computes(paper):
     sample = store.cheapest_rows(paper, frame, n=2)
     assert len(sample) == 2
     for _, row in sample.iterrows():
-        again = store.recompute(paper, row)
+        try:
+            again = store.recompute(paper, row)
+        except LogNotAvailable as error:  # a trace-driven paper without its log here
+            pytest.skip(f"{paper}'s runs need a log that is not available here: {error}")
         assert again == pytest.approx(row["value"], rel=1e-12, abs=0), dict(row)
 
 
