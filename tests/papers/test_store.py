@@ -16,6 +16,8 @@ from hpcmodels.errors import LogNotAvailable
 from hpcmodels.papers import store
 from hpcmodels.papers.report import VERDICTS
 
+from logs import SDSC, need_log
+
 PAPERS = store.ensemble_papers()
 
 
@@ -42,7 +44,10 @@ def test_the_store_has_every_point_of_the_paper(paper):
     params = [c for c in frame.columns if c not in ("item", "value")]
     stored = {tuple(map(_text, r)) for r in frame[params].itertuples(index=False)}
     wanted = {tuple(_text(p[c]) for c in params) for p in store._module(paper).ensemble_points()}
-    assert wanted == stored
+    assert wanted <= stored, sorted(wanted - stored)[:5]
+    if wanted != stored:  # a paper lists no points for a log that is absent here
+        need_log(SDSC)  # skips, naming the log; with it, every stored point must be listed
+        assert wanted == stored, sorted(stored - wanted)[:5]
     assert not frame.duplicated(["item", "replicate"] + params).any()
     assert np.isfinite(frame["value"]).all()
     info = store.read_provenance(paper)
