@@ -258,10 +258,14 @@ def _report(results: Path, report: Path) -> Path:
     return write_report(results, report)
 
 
-def compute_stores(notebooks: list[Path], *, scheduler: str | None) -> list[str]:
+def compute_stores(
+    notebooks: list[Path], *, scheduler: str | None, missing_only: bool = False
+) -> list[str]:
     """The paper-scale store of every selected notebook's paper that has ensembles
     (:mod:`hpcmodels.papers.store`), its sweep points cached in ``build/full/cache`` (an
-    interrupted run resumes). Returns the papers whose points failed."""
+    interrupted run resumes); ``missing_only``: only the points the store lacks
+    (:func:`~hpcmodels.papers.store.compute_store`). Returns the papers whose points
+    failed."""
     from .papers.store import compute_store, ensemble_papers
 
     papers = ensemble_papers()
@@ -273,10 +277,14 @@ def compute_stores(notebooks: list[Path], *, scheduler: str | None) -> list[str]
             continue
         print(f"==> {paper}: paper-scale ensembles", flush=True)
         command = "python -m hpcmodels reproduce --full " + nb.name[:2]
+        if missing_only:
+            command += " --missing-only"
         if scheduler:
             command += f" --scheduler {scheduler}"
         try:
-            path = compute_store(paper, cache=BUILD / FULL / "cache", command=command)
+            path = compute_store(
+                paper, cache=BUILD / FULL / "cache", command=command, missing_only=missing_only
+            )
         except RuntimeError as err:  # a failed point (raise_failures names it)
             print(f"--> {paper}: {err}", flush=True)
             failed.append(paper)
@@ -292,6 +300,7 @@ def reproduce(
     *,
     full: bool = False,
     scheduler: str | None = None,
+    missing_only: bool = False,
 ) -> int:
     """Run the notebooks; one that fails is reported in one sentence and the others
     still run; ``build/REPORT.md`` is written in any case. A missing workload log makes
@@ -300,8 +309,8 @@ def reproduce(
     ``parameters``, every notebook writes under its own :func:`run_folder` instead of
     ``figures/`` and ``build/results/``, so the committed figures and the default report
     stay as they are. With ``full``, the selected papers' paper-scale stores are computed
-    first (:func:`compute_stores`); a paper whose points fail is reported and the exit
-    code is non-zero."""
+    first (:func:`compute_stores`; ``missing_only``: only the points each store lacks);
+    a paper whose points fail is reported and the exit code is non-zero."""
     import papermill
 
     from .sweep import SCHEDULER_ENV
@@ -313,7 +322,7 @@ def reproduce(
         os.environ[SCHEDULER_ENV] = scheduler  # the notebooks' kernels inherit it
     failed, folders = [], []
     if full:
-        failed += compute_stores(notebooks, scheduler=scheduler)
+        failed += compute_stores(notebooks, scheduler=scheduler, missing_only=missing_only)
     for nb in notebooks:
         print(f"==> {nb.name}", flush=True)
         if parameters:
@@ -407,6 +416,12 @@ def main(argv: list[str] | None = None) -> int:
         help="compute the paper-scale stores (results/) first, then the quick runs beside them",
     )
     rep.add_argument(
+        "--missing-only",
+        action="store_true",
+        help="with --full: keep the stored runs (once a sample of them is recomputed equal) "
+        "and compute only the points each store lacks",
+    )
+    rep.add_argument(
         "--scheduler",
         default=None,
         metavar="ADDRESS",
@@ -421,8 +436,15 @@ def main(argv: list[str] | None = None) -> int:
         check_build(BUILD)
     if args.command == "reproduce":
         params = {name: _parse_value(value) for name, value in args.parameter}
+        if args.missing_only and not args.full:
+            parser.error("--missing-only goes with --full")
         return reproduce(
-            args.notebooks, params, args.kernel, full=args.full, scheduler=args.scheduler
+            args.notebooks,
+            params,
+            args.kernel,
+            full=args.full,
+            scheduler=args.scheduler,
+            missing_only=args.missing_only,
         )
     if args.command == "store":
         return store(args.notebooks)

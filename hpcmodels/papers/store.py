@@ -129,6 +129,42 @@ def _rows(points: list[dict], results: list[dict]) -> pd.DataFrame:
     return frame.sort_values(["item", "replicate"], kind="stable", ignore_index=True)
 
 
+def _point_key(point: dict, columns: list[str]) -> tuple:
+    """A point's parameters over ``columns`` (None where it has none), to match a point
+    with its stored rows (a stored NaN reads None, a stored 2.0 equals 2)."""
+    return tuple((c, point.get(c)) for c in columns)
+
+
+def _stored_points(store: pd.DataFrame) -> dict[tuple, pd.DataFrame]:
+    params = sorted(c for c in store.columns if c not in ("item", "value"))
+    return {
+        _point_key(_parameters(rows.iloc[0]), params): rows
+        for _, rows in store.groupby(params, dropna=False, sort=False)
+    }
+
+
+def _check_reproduced(paper: str, store: pd.DataFrame, rtol: float = 1e-12) -> None:
+    """Recompute the cheapest stored rows (:func:`cheapest_rows`) with today's code; an
+    InvalidParameter naming the first one that moved beyond ``rtol`` (relative)."""
+    for _, row in cheapest_rows(paper, store).iterrows():
+        now = recompute(paper, row)
+        if not abs(now - row["value"]) <= rtol * max(abs(row["value"]), 1e-300):
+            raise InvalidParameter(
+                f"{paper}: today's code gives {now!r} for the stored {row['item']!r} "
+                f"(replicate {row['replicate']}), stored {row['value']!r}: results moved, "
+                "so compute the whole store again (without missing_only)"
+            )
+
+
+def _cached(func, points: list[dict], cache: str | Path | None) -> int:
+    """How many of ``points`` the sweep cache already holds."""
+    if cache is None:
+        return 0
+    from ..sweep import _cache_path, point_key
+
+    return sum(_cache_path(Path(cache), point_key(func, p)).exists() for p in points)
+
+
 def compute_store(
     paper: str,
     *,
@@ -137,10 +173,17 @@ def compute_store(
     client=None,
     progress: bool = True,
     command: str = "",
+    missing_only: bool = False,
 ) -> Path:
     """Run the paper's ensemble points as one sweep (``cache``: a folder of finished
     points, so an interrupted run resumes; ``client``: where they run) and write the
-    store and its provenance. A failed point raises, naming it, and writes nothing."""
+    store and its provenance. A failed point raises, naming it, and writes nothing.
+
+    ``missing_only``: keep the stored rows of the points that are still the paper's and
+    compute only the points the store lacks, after checking that today's code
+    reproduces the cheapest stored rows to 1e-12 (else an InvalidParameter: results
+    moved, compute everything). The provenance then lists each sweep with the commit,
+    source fingerprint, command and times of the call that computed it."""
     from ..sweep import package_version, sweep_results
 
     module = _module(paper)
@@ -150,8 +193,19 @@ def compute_store(
     for point in points:
         if "replicate" not in point:
             raise InvalidParameter(f"{paper}: ensemble point {point} has no 'replicate'")
+    kept, earlier = None, None
+    old = read_store(paper, folder) if missing_only else None
+    if old is not None:
+        _check_reproduced(paper, old)
+        stored = _stored_points(old)
+        columns = sorted(c for c in old.columns if c not in ("item", "value"))
+        have = [set(p) <= set(columns) and _point_key(p, columns) in stored for p in points]
+        kept = [stored[_point_key(p, columns)] for p, h in zip(points, have, strict=True) if h]
+        points = [p for p, h in zip(points, have, strict=True) if not h]
+        earlier = read_provenance(paper, folder) or {}
     started = datetime.now(UTC)
     commit, fingerprint = _commit(), package_version()  # the code that computes the runs
+    from_cache = _cached(module.ensemble_point, points, cache)
     began = time.perf_counter()
     results = sweep_results(
         module.ensemble_point,
@@ -162,34 +216,47 @@ def compute_store(
         desc=f"{paper} ensembles",
     )
     wall = time.perf_counter() - began
-    frame = _rows(points, results)
+    frame = _rows(points, results) if points else pd.DataFrame(columns=list(STORE_COLUMNS))
+    if kept:
+        frame = pd.concat([*kept, frame], ignore_index=True)
+        frame = frame.sort_values(["item", "replicate"], kind="stable", ignore_index=True)
     path = store_path(paper, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     frame.to_parquet(path, index=False)
     from .. import __version__
 
+    ended = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    made = {
+        "commit": commit,
+        "source_fingerprint": fingerprint,
+        "command": command or "python -m hpcmodels reproduce --full",
+        "started": started.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "ended": ended,
+    }
+    sweep = {
+        "sweep": f"{paper} ensembles",
+        "points": len(points),
+        "rows": len(frame) - sum(len(k) for k in kept or []),
+        "wall_seconds": round(wall, 1),
+    }
+    if from_cache:
+        sweep["points_from_cache"] = from_cache  # computed earlier, by the same code
+    sweeps = [sweep]
+    if earlier:  # each earlier sweep keeps the commit and times of the call that made it
+        sweeps = [
+            {**s, **{k: s.get(k, earlier.get(k)) for k in made}} for s in earlier["sweeps"]
+        ] + [{**sweep, **made}]
     provenance = {
         "paper": paper,
         "package_version": __version__,
-        "source_fingerprint": fingerprint,
-        "commit": commit,
-        "command": command or "python -m hpcmodels reproduce --full",
+        **made,
         "machine": {
             "platform": platform.platform(),
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
             "processor": platform.processor(),
         },
-        "started": started.strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "ended": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "sweeps": [
-            {
-                "sweep": f"{paper} ensembles",
-                "points": len(points),
-                "rows": len(frame),
-                "wall_seconds": round(wall, 1),
-            }
-        ],
+        "sweeps": sweeps,
         "data": os.environ.get("HPCMODELS_DATA", ""),
     }
     path.with_suffix(".provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")

@@ -1,0 +1,118 @@
+"""``compute_store(missing_only=True)`` (``reproduce --full --missing-only``): the stored
+runs of points that are still the paper's are kept, only the points the store lacks are
+computed, points no longer listed are dropped, each sweep keeps the commit and times of
+the call that made it, and a store whose runs today's code no longer reproduces is
+refused. Checked on a small stand-in paper module."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from hpcmodels.errors import InvalidParameter
+from hpcmodels.papers import store
+
+CALLS: list[dict] = []
+SHIFT = {"value": 0.0}
+
+
+def _point(kind: str, replicate: int, width: float | None = None) -> dict:
+    CALLS.append(dict(kind=kind, replicate=replicate, width=width))
+    value = 10.0 * replicate + (width or 1.0) + SHIFT["value"]
+    return {f"{kind} | ATT (s)": value, f"{kind} | share": value / 100}
+
+
+def _paper(points: list[dict]):
+    return types.SimpleNamespace(
+        ensemble_points=lambda: [dict(p) for p in points],
+        ensemble_point=_point,
+        ensemble_cost=lambda p: 1.0 + p["replicate"],
+    )
+
+
+@pytest.fixture
+def paper(monkeypatch):
+    """Install a stand-in module for the paper name 'jones2005' (store's look-up)."""
+    CALLS.clear()
+    SHIFT["value"] = 0.0
+
+    def install(points):
+        module = _paper(points)
+        monkeypatch.setattr(store, "_module", lambda name: module)
+        return module
+
+    return install
+
+
+def _compute(folder, **options):
+    return store.compute_store(
+        "jones2005", folder=folder, client="serial", progress=False, **options
+    )
+
+
+FIRST = [dict(kind="a", replicate=r) for r in range(3)]
+LATER = [dict(kind="b", replicate=r, width=2.0) for r in range(2)]
+
+
+def test_only_the_missing_points_are_computed_and_the_rest_kept(paper, tmp_path):
+    paper(FIRST)
+    _compute(tmp_path, command="first")
+    before = store.read_store("jones2005", tmp_path)
+    assert len(CALLS) == 3 and len(before) == 6
+    paper(FIRST + LATER)
+    CALLS.clear()
+    _compute(tmp_path, command="second", missing_only=True)
+    after = store.read_store("jones2005", tmp_path)
+    # the check recomputes the two cheapest stored points, then only the new ones run
+    assert [c["kind"] for c in CALLS] == ["a", "a", "b", "b"]
+    assert len(after) == 10
+    kept = after[after["item"].str.startswith("a |")].reset_index(drop=True)
+    assert kept[["item", "replicate", "value"]].equals(before[["item", "replicate", "value"]])
+    new = after[after["item"] == "b | ATT (s)"]
+    assert list(new["value"]) == [2.0, 12.0] and list(new["width"]) == [2.0, 2.0]
+    info = store.read_provenance("jones2005", tmp_path)
+    assert [s["command"] for s in info["sweeps"]] == ["first", "second"]
+    assert [s["points"] for s in info["sweeps"]] == [3, 2]
+    for sweep in info["sweeps"]:
+        for key in ("commit", "source_fingerprint", "started", "ended", "wall_seconds"):
+            assert key in sweep
+    assert info["command"] == "second"
+
+
+def test_nothing_missing_computes_nothing_and_unlisted_points_are_dropped(paper, tmp_path):
+    paper(FIRST + LATER)
+    _compute(tmp_path)
+    paper(FIRST[:2])  # the paper no longer lists replicate 2 of 'a', nor any 'b'
+    CALLS.clear()
+    _compute(tmp_path, missing_only=True)
+    after = store.read_store("jones2005", tmp_path)
+    assert len(CALLS) == 2  # the check's recomputations only
+    assert sorted(set(zip(after["item"], after["replicate"], strict=True))) == [
+        ("a | ATT (s)", 0),
+        ("a | ATT (s)", 1),
+        ("a | share", 0),
+        ("a | share", 1),
+    ]
+    assert store.read_provenance("jones2005", tmp_path)["sweeps"][-1]["points"] == 0
+
+
+def test_a_store_that_today_s_code_does_not_reproduce_is_refused(paper, tmp_path):
+    paper(FIRST)
+    _compute(tmp_path)
+    SHIFT["value"] = 1e-9  # results moved
+    paper(FIRST + LATER)
+    before = (tmp_path / "jones2005.parquet").read_bytes()
+    with pytest.raises(InvalidParameter, match="results moved"):
+        _compute(tmp_path, missing_only=True)
+    assert (tmp_path / "jones2005.parquet").read_bytes() == before  # nothing written
+    _compute(tmp_path)  # computing everything again is what it asks for
+    again = store.read_store("jones2005", tmp_path)
+    assert store.values(again, "a | ATT (s)")[0] == 1.0 + 1e-9
+
+
+def test_missing_only_without_a_store_computes_every_point(paper, tmp_path):
+    paper(FIRST)
+    _compute(tmp_path, missing_only=True)
+    assert len(CALLS) == 3
+    assert len(store.read_provenance("jones2005", tmp_path)["sweeps"]) == 1
