@@ -437,7 +437,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "reproduce":
         params = {name: _parse_value(value) for name, value in args.parameter}
         if args.missing_only and not args.full:
-            parser.error("--missing-only goes with --full")
+            raise SystemExit(
+                "--missing-only goes with --full (it says which store points to compute)"
+            )
         return reproduce(
             args.notebooks,
             params,

@@ -150,6 +150,14 @@ def test_full_computes_the_store_then_the_quick_runs_beside_it(tmp_path, monkeyp
                if line.startswith("| Section 6.3 (one pass) | migration_only ATT (s) |"))  # fmt: skip
     assert " differs " in row and "(runs " in row and "2 runs)" in row
     assert "At paper scale:" in report and "Paper scale: `results/jones2005.parquet`" in report
+    more = tiny + [dict(p, replicate=2) for p in tiny if p["replicate"] == 0]
+    monkeypatch.setattr(jones2005, "ensemble_points", lambda: more)
+    argv = ["reproduce", "04", "--full", "--missing-only", "--scheduler", "serial"]
+    assert cli.main(argv) == 0  # keeps the 8 stored points, computes the 4 new ones
+    info = store.read_provenance("jones2005")
+    assert [s["points"] for s in info["sweeps"]] == [8, 4]
+    assert "--full 04 --missing-only" in info["sweeps"][1]["command"]
+    assert len(store.read_store("jones2005")) == 12
     monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: None)
     from hpcmodels.papers import he2006
 
@@ -203,6 +211,7 @@ def test_the_report_names_the_log_a_section_read(tmp_path, monkeypatch):
         (["store", "99"], "no notebook matches '99'"),
         (["reproduce", "0"], "no notebook matches '0'"),
         (["reproduce", "00"], "no notebook matches '00'"),
+        (["reproduce", "04", "--missing-only"], "--missing-only goes with --full"),
     ],
 )  # fmt: skip
 def test_bad_command_lines_stop_before_anything_runs(argv, message, monkeypatch):
@@ -211,6 +220,17 @@ def test_bad_command_lines_stop_before_anything_runs(argv, message, monkeypatch)
     monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("ran"))
     with pytest.raises(SystemExit, match=message):
         cli.main(argv)
+
+
+def test_importing_the_entry_module_runs_nothing(monkeypatch):
+    """``python -m hpcmodels reproduce --full`` starts a local Dask cluster whose worker
+    processes import ``hpcmodels.__main__``: importing it must not run the CLI again (the
+    sweep refused to start while it did)."""
+    import importlib
+
+    monkeypatch.setattr(cli, "main", lambda *a: pytest.fail("importing ran the CLI"))
+    monkeypatch.delitem(sys.modules, "hpcmodels.__main__", raising=False)
+    importlib.import_module("hpcmodels.__main__")
 
 
 def test_a_good_parameter_of_the_right_kind_passes_the_check():
