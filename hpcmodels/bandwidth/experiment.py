@@ -44,6 +44,7 @@ from ..errors import (
     check_real,
 )
 from ..multicluster import Cluster, simulate
+from ..multicluster.bound import turnaround_above
 from ..multicluster.system import MAX_PROCS
 from ..stats import batch_means_ci
 from .network import Network
@@ -226,6 +227,46 @@ def _plan(
     return plan
 
 
+def _checked(strategy, setup, bsbw, lslt, chunk, penalty, selection, seed, debug):
+    """:func:`run_point`'s checks of its arguments, and the run's plan (:func:`_plan`)."""
+    if not isinstance(setup, Setup):
+        raise InvalidType(f"setup must be a Setup, got {type(setup).__name__}")
+    bsbw = check_real("bsbw", bsbw, at_least=0)
+    lslt = check_real("lslt", lslt, at_least=0)
+    chunk = check_real("chunk", chunk, at_least=0, at_most=1)
+    seed = check_int("seed", seed, minimum=0)
+    debug = check_bool("debug", debug)
+    if not isinstance(selection, str) or selection not in SELECTION_READINGS:
+        raise InvalidParameter(
+            f"unknown selection {selection!r}; choose one of {list(SELECTION_READINGS)}"
+        )
+    return bsbw, lslt, chunk, seed, debug, _plan(strategy, setup, bsbw, lslt, chunk, penalty)
+
+
+def att_gap(
+    strategy: str,
+    setup: Setup,
+    level: float,
+    *,
+    bsbw: float = 500.0,
+    lslt: float = 1.0,
+    chunk: float = 0.8,
+    penalty: float | None = None,
+    selection: str = "first_available",
+    seed: int = 0,
+) -> float:
+    """``ATT - level`` of :func:`run_point`'s run (same arguments) when the ATT is at
+    most ``level`` (exactly run_point's ATT), else a positive number: the run stops as
+    soon as a lower bound of its ATT exceeds ``level``
+    (:func:`hpcmodels.multicluster.bound.turnaround_above`), which spares a search for
+    a crossing (a bisection needs only the sign) the runs deep in overload."""
+    _, _, _, seed, _, plan = _checked(
+        strategy, setup, bsbw, lslt, chunk, penalty, selection, seed, False
+    )
+    value, _ = turnaround_above(workload(setup, seed), setup.system, level, selection, **plan)
+    return value - level
+
+
 def run_point(
     strategy: str,
     setup: Setup = SECTION6,
@@ -248,18 +289,9 @@ def run_point(
     ``bsbw`` and ``lslt`` finite numbers >= 0 and ``chunk`` one in [0, 1], checked for
     every strategy (they are echoed in the row); ``penalty`` a finite number >= 1 (for
     ``fixed_penalty``); ``seed`` a whole number >= 0; ``debug`` a bool."""
-    if not isinstance(setup, Setup):
-        raise InvalidType(f"setup must be a Setup, got {type(setup).__name__}")
-    bsbw = check_real("bsbw", bsbw, at_least=0)
-    lslt = check_real("lslt", lslt, at_least=0)
-    chunk = check_real("chunk", chunk, at_least=0, at_most=1)
-    seed = check_int("seed", seed, minimum=0)
-    debug = check_bool("debug", debug)
-    if not isinstance(selection, str) or selection not in SELECTION_READINGS:
-        raise InvalidParameter(
-            f"unknown selection {selection!r}; choose one of {list(SELECTION_READINGS)}"
-        )
-    plan = _plan(strategy, setup, bsbw, lslt, chunk, penalty)
+    bsbw, lslt, chunk, seed, debug, plan = _checked(
+        strategy, setup, bsbw, lslt, chunk, penalty, selection, seed, debug
+    )
     jobs = workload(setup, seed)
     began = time.perf_counter()
     res = simulate(jobs, setup.system, selection, debug=debug, **plan)

@@ -53,6 +53,7 @@ from .queue import KEEP_RESERVATIONS
 from .rates import BANDWIDTH, RATE_MODELS
 from .selection import BACKFILLING, QUEUE_KEEPS, SELECTIONS, queue_ranks, session
 from .state import (
+    ALLOC,
     COAL,
     COALLOCATED,
     DEBUG,
@@ -428,6 +429,58 @@ def simulate(
     Bad input is an :class:`~hpcmodels.errors.InvalidParameter` naming the parameter and
     the value.
     """
+    prepared = _prepare(
+        jobs,
+        clusters,
+        selection,
+        allocation,
+        coallocation=coallocation,
+        slowdown=slowdown,
+        seed=seed,
+        drop_too_wide=drop_too_wide,
+        rate_model=rate_model,
+        tla=tla,
+        network=network,
+        debug=debug,
+    )
+    if isinstance(prepared, Result):  # every job left out
+        return prepared
+    prepared.state = run_to_end(prepared.state, prepared.rate_code, prepared.params)
+    return _finish(prepared)
+
+
+@dataclass(eq=False)
+class _Run:
+    """A validated run: its engine state and what :func:`_finish` needs to report it."""
+
+    state: State
+    rate_code: int
+    params: np.ndarray
+    out: pd.DataFrame  # the input jobs, to receive start, end and cluster
+    keep: np.ndarray  # which input jobs run (the others are too wide and dropped)
+    kept: dict  # the kept jobs' validated arrays
+    cap: np.ndarray
+    dropped: int
+    clusters: list
+
+
+def _prepare(
+    jobs,
+    clusters,
+    selection,
+    allocation,
+    *,
+    coallocation,
+    slowdown,
+    seed,
+    drop_too_wide,
+    rate_model,
+    tla,
+    network,
+    debug,
+) -> _Run | Result:
+    """:func:`simulate`'s checks and its fresh state (a :class:`Result` when every job
+    is left out)."""
     clusters = cluster_list(clusters)
     seed = check_int("seed", seed, minimum=0)
     drop_too_wide, debug = check_bool("drop_too_wide", drop_too_wide), check_bool("debug", debug)
@@ -522,23 +575,30 @@ def simulate(
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
         return Result(out, metrics, clusters, empty)
     state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network)
-    state = run_to_end(state, rate_code, params)
+    return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), clusters)
+
+
+def _finish(run: _Run) -> Result:
+    """The :class:`Result` of a run that has ended."""
+    state, out, keep, kept, cap = run.state, run.out, run.keep, run.kept, run.cap
+    network = state.net.size > 0
+    alloc = int(state.cfg[ALLOC])
     out.loc[keep, "start"] = state.start
     out.loc[keep, "end"] = state.end
     column = out["cluster"].to_numpy().copy()
     column[keep] = state.clus
     out["cluster"] = column
     metrics = compute_metrics(kept, state.start, state.end, cap, state.fctr[Q_AREA])
-    metrics["dropped"] = int(too_wide.sum())
+    metrics["dropped"] = run.dropped
     counters = {"events": int(state.ctr[EVENTS]), "sessions": int(state.ctr[SESSIONS])}
-    if network is not None:
+    if network:
         counters["max_link_level"] = float(state.fctr[MAX_LEVEL])
         counters["module_calls"] = int(state.ctr[MODULE_CALLS])
     if alloc == TLA:
         counters.update(
             tla_activations=int(state.ctr[TLA_ACTIVATIONS]), tla_changes=int(state.ctr[TLA_CHANGES])
         )
-    return Result(out, metrics, clusters, _sparse_allocation(state, keep, cap.size), counters)
+    return Result(out, metrics, run.clusters, _sparse_allocation(state, keep, cap.size), counters)
 
 
 def _metric_names() -> list[str]:

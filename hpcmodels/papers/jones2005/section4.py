@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...bandwidth import SECTION4, Setup, run_point
+from ...bandwidth.experiment import att_gap
 from ...sweep import sweep_results
 from .points import _point, _runs, _with_clusters
 
@@ -115,11 +116,11 @@ def break_even_point(
     penalty that reaches it (``fixed``); NaN where the range does not bracket it."""
     level = run_point(limit, setup, seed=seed)["att"]
 
-    def dynamic_gap(b):
-        return run_point("first_fit", setup, bsbw=b, seed=seed)["att"] - level
+    def dynamic_gap(b):  # only its sign is read: a run deep in overload stops early
+        return att_gap("first_fit", setup, level, bsbw=b, seed=seed)
 
     def fixed_gap(x):
-        return run_point("fixed_penalty", setup, penalty=x, seed=seed)["att"] - level
+        return att_gap("fixed_penalty", setup, level, penalty=x, seed=seed)
 
     bsbw = _bisect(dynamic_gap, *bsbw_range, iterations)
     dyn = run_point("first_fit", setup, bsbw=bsbw, seed=seed)["penalty"] if bsbw == bsbw else np.nan
