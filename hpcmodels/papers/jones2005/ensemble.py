@@ -1,7 +1,8 @@
 """Section 6 at paper scale (400,000 jobs per cluster, Section 6.1): the store's points
 (:func:`ensemble_points`, :func:`ensemble_point`, read by :mod:`hpcmodels.papers.store`
 by name), the surfaces' means and the claims judged on the paired runs
-(:func:`ensemble_rows`)."""
+(:func:`ensemble_rows`). Section 4's points and rows (4,000,000 jobs per cluster) are
+:mod:`.section4_scale`'s; the store holds both."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..ensemble import ensemble_value, paired_claim, summarize
 from ..store import values
 from .published import BASELINES, BSBWS, CLAIMS, LSLTS, SURFACES, TENDENCIES, VARIETY
 from .rows import _claim
+from .section4_scale import section4_point, section4_points, section4_rows
 
 BASELINE_REPLICATES = 20  # issue 24: >= 20 for Section 6.3's baselines
 # a figure grid at paper scale: >= 3 seeds per point (issue 24; 10 would take ~5 h here)
@@ -47,6 +49,12 @@ def ensemble_key(
 
 
 def ensemble_points() -> list[dict]:
+    """Section 6's points (:func:`section6_points`), then Section 4's
+    (:func:`.section4_scale.section4_points`)."""
+    return section6_points() + section4_points()
+
+
+def section6_points() -> list[dict]:
     """Section 6 at paper scale (400,000 jobs per cluster, Section 6.1): the Migration
     Only and Ideal baselines under both FPFS readings, :data:`BASELINE_REPLICATES` seeds
     each; Figs. 14-21's surfaces, every module of :data:`SURFACES` over BSBW 200-900
@@ -103,16 +111,22 @@ def ensemble_points() -> list[dict]:
 def ensemble_point(
     study: str,
     strategy: str,
-    selection: str,
     jobs_per_cluster: int,
-    bsbw: float,
-    lslt: float,
-    chunk: float,
     replicate: int,
+    selection: str | None = None,
+    bsbw: float | None = None,
+    lslt: float | None = None,
+    chunk: float | None = None,
+    clusters: int | None = None,
+    limit: str | None = None,
 ) -> dict:
     """One single run of the Section 6.1 set-up with ``jobs_per_cluster`` jobs per
     cluster, workload seed ``replicate``: ``{item key: ATT}``, and for A1 also its
-    highest link level minus the LSLT (:data:`LINK_OVER_LSLT`)."""
+    highest link level minus the LSLT (:data:`LINK_OVER_LSLT`); a Section 4 point
+    (``study`` "section4 ...") is :func:`.section4_scale.section4_point`'s. A keyword
+    that the point's kind does not use is None (the store's other points have it)."""
+    if study.startswith("section4"):
+        return section4_point(study, strategy, jobs_per_cluster, clusters, replicate, bsbw, limit)
     setup = SECTION6.scaled(int(jobs_per_cluster))
     r = run_point(
         strategy, setup, bsbw=bsbw, lslt=lslt, chunk=chunk, selection=selection, seed=int(replicate)
@@ -125,10 +139,13 @@ def ensemble_point(
 
 
 def ensemble_cost(point: dict) -> float:
-    """Relative cost of recomputing a point: migration only is the cheapest run."""
-    return {"migration_only": 1.0, "ideal": 1.5}.get(point["strategy"], 2.5) * point[
-        "jobs_per_cluster"
-    ]
+    """Relative cost of recomputing a point: jobs in all (4 clusters in Section 6) times
+    the runs' relative cost (migration only is the cheapest run; a Section 4 BSBW point
+    runs twice, a break-even point about 22 times)."""
+    clusters = point.get("clusters") or 4
+    runs = {"section4 curve": 2.0, "section4 break-even": 22.0}.get(point["study"], 1.0)
+    run = {"migration_only": 1.0, "ideal": 1.5, "no_share": 1.0}.get(point["strategy"], 2.5)
+    return runs * run * point["jobs_per_cluster"] * clusters
 
 
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
@@ -154,7 +171,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             rows.append(ensemble_value(item, quantity, paper, x, kind="time", k=1, note=note))
     cells = store[store["item"].str.startswith("Section 6.3, LSLT 100 %")]
     if cells.empty:
-        return rows
+        return rows + section4_rows(store)
     better = worse = unresolved = 0
     chunks = sorted(cells.loc[cells["strategy"] == "b3", "chunk"].unique())
     for bsbw in sorted(cells["bsbw"].unique()):
@@ -185,7 +202,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             "paired differences",
         )
     )
-    return rows + _surface_rows(store) + _fig13_rows(store)
+    return rows + _surface_rows(store) + _fig13_rows(store) + section4_rows(store)
 
 
 def _fig13_rows(store: pd.DataFrame) -> list[dict]:

@@ -94,6 +94,8 @@ def break_even_rows(be: pd.DataFrame) -> list[dict]:
         )
     trend = be.groupby(["limit", "clusters"])["penalty"].mean().unstack("clusters")
     cols = sorted(trend.columns)
+    if len(cols) < 2:  # one cluster count: no trend to judge
+        return rows
     holds = bool((trend[cols[0]] > trend[cols[-1]]).all())
     text = "; ".join(
         f"{limit}: " + ", ".join(f"{m}: {trend.loc[limit, m]:.3f}" for m in cols)
