@@ -232,6 +232,9 @@ def policy_heatmap(
     return ax
 
 
+LIMIT_ORDER = ("no_share", "migration_only", "ideal")  # drawn solid, dashed, dotted
+
+
 def _limit_lines(ax: plt.Axes, limits: dict[str, float]) -> None:
     for (name, value), style in zip(limits.items(), ("-", "--", ":"), strict=False):
         ax.axhline(value, color="k", ls=style, lw=1, label=name.replace("_", " "))
@@ -245,6 +248,7 @@ def penalty_panels(curves: pd.DataFrame, limits: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(1, len(counts), figsize=(5 * len(counts), 3.8), squeeze=False)
     for ax, m in zip(axes[0], counts, strict=True):
         lim = limits[limits["clusters"] == m].set_index("strategy")["att"]
+        lim = lim.reindex([s for s in LIMIT_ORDER if s in lim.index])  # one style per limit
         for model, grp in curves[curves["clusters"] == m].groupby("model"):
             grp = grp.sort_values("penalty")
             ax.plot(grp["penalty"], grp["att"], marker="o", ms=3, label=f"First-Fit, {model}")

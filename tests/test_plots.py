@@ -76,3 +76,20 @@ def test_section5_panels_draw_valid_frames():
     depth = plots.depth_panels(DEPTH, "quick")
     assert len(depth.axes[1].patches) == 2
     plt.close("all")
+
+
+def test_the_penalty_panels_draw_each_limit_in_its_own_style_whatever_the_row_order():
+    """Figs. 9-11 (quick and paper scale): No Share solid, Migration Only dashed, Ideal
+    dotted, whether the limits frame lists them in that order or alphabetically."""
+    curves = pd.DataFrame(
+        {"clusters": 2, "bsbw": [800.0, 900.0] * 2, "model": ["dynamic"] * 2 + ["fixed"] * 2,
+         "penalty": [1.0, 1.1] * 2, "att": [500.0, 600.0, 480.0, 560.0]}
+    )  # fmt: skip
+    for order in (["no_share", "migration_only", "ideal"], ["ideal", "migration_only", "no_share"]):
+        att = {"no_share": 1400.0, "migration_only": 750.0, "ideal": 460.0}
+        lims = pd.DataFrame({"clusters": 2, "strategy": order, "att": [att[s] for s in order]})
+        fig = plots.penalty_panels(curves, lims)
+        styles = {line.get_label(): line.get_linestyle() for line in fig.axes[0].get_lines()}
+        assert styles["no share"] == "-" and styles["migration only"] == "--"
+        assert styles["ideal"] == ":"
+        plt.close(fig)

@@ -30,7 +30,7 @@ def _att(label: str, bsbw: float, lslt: float, seed: int) -> float:
 
 
 def _store(att=_att, over: float = -0.01) -> pd.DataFrame:
-    points = jo.ensemble_points()
+    points = [p for p in jo.ensemble_points() if not p["study"].startswith("section4")]
     results = []
     for p in points:
         if p["study"] == "baseline":

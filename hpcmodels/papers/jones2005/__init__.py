@@ -28,7 +28,8 @@ Experiments:
 The package goes from the published data (:mod:`.published`) to build functions
 returning frames (:mod:`.section4`: Figs. 9-11 and the break-even penalties;
 :mod:`.section6`: the baselines, Fig. 13, Figs. 14-27; :mod:`.table1`) and from those
-frames to report rows (:mod:`.rows`); paper scale is :mod:`.ensemble`. Every builder's
+frames to report rows (:mod:`.rows`); paper scale is :mod:`.ensemble` (Section 6) and
+:mod:`.section4_scale` (Section 4, read by :mod:`.ensemble`). Every builder's
 runs are points of :func:`hpcmodels.sweep.sweep` (:mod:`.points`:
 :func:`strategy_point`; :func:`penalty_point`, :func:`break_even_point`): on Dask
 (``client=``), kept in a folder (``cache=``); a worker draws each workload once
@@ -79,6 +80,7 @@ from .section4 import (
     penalty_curves,
     penalty_point,
 )
+from .section4_scale import SECTION4_CLUSTERS, SECTION4_REPLICATES, section4_frames, section4_means
 from .section6 import baselines, cuts, fig13, fig13_limits, fig13_lines, surface_grid
 from .table1 import MODULE_CODES, decision_states, decision_times
 
@@ -105,6 +107,8 @@ __all__ = [
     "PENALTY_RANGES",
     "READINGS",
     "RUN_RESULTS",
+    "SECTION4_CLUSTERS",
+    "SECTION4_REPLICATES",
     "SURFACES",
     "SURFACE_REPLICATES",
     "TABLE1",
@@ -131,6 +135,8 @@ __all__ = [
     "penalty_curves",
     "penalty_point",
     "section4_claims",
+    "section4_frames",
+    "section4_means",
     "section6_claims",
     "strategy_point",
     "surface_grid",
