@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -62,6 +63,20 @@ class JonesSim(_Sim):
                     load[c] += demand(self.alloc[r][c], self.procs[r], self.net.bsbw)
         return load
 
+    def exact_loads(self):
+        """The links' loads in exact arithmetic (Eq. 1 with Eq. 8's PPBW as fractions):
+        loads equal in exact arithmetic compare equal (a job cut 7 + 5 loads its two links
+        equally, where the float form above differs in the last bit)."""
+        load = [Fraction(0)] * self.m
+        for r in self.running:
+            if self.cluster[r] == -1:
+                p = self.procs[r]
+                for c in range(self.m):
+                    n = self.alloc[r][c]
+                    if p > 1:
+                        load[c] += Fraction(self.net.bsbw) * 4 * n * (p - n) / (p * p)
+        return load
+
     def coallocation_sites(self, j):
         if self.module in (None, "first_fit"):
             return super().coallocation_sites(j)
@@ -90,8 +105,9 @@ class JonesSim(_Sim):
                         give[c] += 1
                         need -= 1
             return give
-        if self.module == "b2":
-            eligible.sort(key=lambda c: (load[c], c))
+        if self.module == "b2":  # least loaded link first, exact ties by index
+            exact = self.exact_loads()
+            eligible.sort(key=lambda c: (exact[c], c))
         else:
             eligible.sort(key=lambda c: (-self.free[c], c))
         if self.module == "b3" and self.free[eligible[0]] < math.ceil(self.net.chunk * p - 1e-9):

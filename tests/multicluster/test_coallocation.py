@@ -60,6 +60,24 @@ def test_modules_match_the_oracle(module, jobs, bsbw, lslt, data):
     _compare(jobs, selection, "local_first", module, network)
 
 
+def test_b2_breaks_an_exact_tie_of_link_loads_by_index():
+    """A job cut 7 + 5 over two links loads them equally in exact arithmetic (Eq. 1 is
+    symmetric in n and N - n); B2 then takes the lower index first, as the oracle's exact
+    loads do (found by the property test above: the float form of Eq. 1 differs there
+    in the last bit)."""
+    n = 18
+    jobs = pd.DataFrame({
+        "submit": 0.0,
+        "runtime": [1.0, 1.0, 1.0, 2.0] + [1.0] * 14,
+        "procs": [2, 2, 3, 12] + [2] * 12 + [3, 2],
+        "origin": [1, 2, 0, 0] + [0] * (n - 4),
+    })  # fmt: skip
+    network = Network(bsbw=50.0, link_mbps=300.0, lslt=0.4, chunk=0.7, compute_fraction=0.4)
+    _compare(jobs, "first_available", "local_first", "b2", network)
+    split = _engine(jobs, "first_available", "local_first", "b2", network).allocation
+    assert split.toarray()[16].tolist() == [1, 0, 2]
+
+
 @pytest.mark.parametrize("allocation", ["local_only", "local_first"])
 @settings(max_examples=40, deadline=None)
 @given(jobs=jobs_with_origin())

@@ -36,6 +36,15 @@ def test_the_points_are_every_seed_of_every_stored_cluster_count():
     assert jo.SECTION4_REPLICATES >= 3  # issue 24: >= 3 per point of a figure grid
 
 
+def test_the_paper_scale_bisections_are_the_quick_ones():
+    import inspect
+
+    from hpcmodels.papers.jones2005.section4_scale import BREAK_EVEN
+
+    defaults = inspect.signature(jo.break_even).parameters
+    assert BREAK_EVEN == {k: defaults[k].default for k in BREAK_EVEN}
+
+
 def test_the_stored_frames_are_the_quick_builders_frames(small_store):
     curves, lims, be = section4_frames(small_store)
     setup = SECTION4.scaled(JOBS)

@@ -14,20 +14,23 @@ import numpy as np
 import pandas as pd
 
 from ...bandwidth import SECTION4, run_point
+from ...errors import InvalidParameter
 from .points import _with_clusters
 from .published import PENALTY_BSBWS, PENALTY_RANGES
 from .rows import break_even_rows, section4_claims
 from .section4 import break_even_point, penalty_point
 
 # Figs. 9-11 and the break-even penalties read off them are a figure grid: 10 seeds
-# would take about 18 h here (one 8-cluster run: ~65 s, ~15 GB), so >= 3 (issue 24's rule)
+# would take most of a day here (2 clusters took 880 CPU-s per seed; one 8-cluster run
+# takes 65-290 s and 15-20 GB), so >= 3 (issue 24's rule)
 SECTION4_REPLICATES = 3
-# the cluster counts stored so far: a 4-cluster point takes about 70 s, an 8-cluster run
-# 65 s and 15 GB (290 s and 20 GB past No Share's BSBW, where the queue grows without
-# bound, so one at a time); 4 and 8 clusters come in a later sweep (--missing-only) and
-# their rows read "not computed" until then
+# the cluster counts stored so far: a 4-cluster BSBW point (two runs) takes about 140
+# CPU-s, an 8-cluster run 65 s and 15 GB (290 s and 20 GB past No Share's BSBW, where the
+# queue grows without bound, so one at a time); 4 and 8 clusters come in a later sweep
+# (--missing-only) and their rows read "not computed" until then
 SECTION4_CLUSTERS = (2,)
 LIMITS = ("no_share", "migration_only", "ideal")
+# break_even's defaults (the quick notebook's bisections; a test keeps them equal)
 BREAK_EVEN = dict(bsbw_range=(0.0, 3000.0), penalty_range=(1.0, 2.0), iterations=8)
 # penalty_point's results per model (the penalty: the dynamic model's, fed to the fixed)
 CURVE_RESULTS = {"penalty": "penalty", "att": "ATT (s)", "coallocated": "co-allocated share"}
@@ -108,7 +111,7 @@ def section4_point(
             break_even_key(m, limit, "dynamic penalty"): r["dynamic"],
             break_even_key(m, limit, "fixed penalty"): r["fixed"],
         }
-    raise ValueError(f"not a Section 4 study: {study!r}")
+    raise InvalidParameter(f"not a Section 4 study: {study!r}")
 
 
 def _value(store: pd.DataFrame, key: str, replicate: int) -> float:
