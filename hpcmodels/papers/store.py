@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, check_bool
 
 __all__ = [
     "RESULTS",
@@ -186,6 +186,7 @@ def compute_store(
     source fingerprint, command and times of the call that computed it."""
     from ..sweep import package_version, sweep_results
 
+    missing_only = check_bool("missing_only", missing_only)
     module = _module(paper)
     if not hasattr(module, "ensemble_points"):
         raise InvalidParameter(f"paper {paper!r} has no paper-scale ensembles yet")

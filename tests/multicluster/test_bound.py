@@ -138,3 +138,27 @@ def test_att_gap_has_the_sign_of_the_full_run_and_its_value_below_the_level(stra
         if att <= level:
             assert gap == att - level
     assert workload(setup, 1) is workload(setup, 1)  # both runs read one cached workload
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, field",
+    [
+        (("first_fit", None, 1.0), {}, "setup"),
+        (("first_fit", "SECTION4", 1.0), {}, "setup"),
+        (("first_fit", SECTION4, float("nan")), {}, "level"),
+        (("first_fit", SECTION4, float("-inf")), {}, "level"),
+        (("first_fit", SECTION4, "100"), {}, "level"),
+        (("first_fit", SECTION4, 1.0), dict(bsbw=float("nan")), "bsbw"),
+        (("first_fit", SECTION4, 1.0), dict(bsbw=-1.0), "bsbw"),
+        (("first_fit", SECTION4, 1.0), dict(chunk=1.5), "chunk"),
+        (("first_fit", SECTION4, 1.0), dict(seed=-1), "seed"),
+        (("first_fit", SECTION4, 1.0), dict(seed=1.5), "seed"),
+        (("first_fit", SECTION4, 1.0), dict(selection="lifo"), "selection"),
+        (("teleport", SECTION4, 1.0), {}, "teleport"),
+    ],
+)
+def test_att_gap_refuses_bad_input_naming_the_field(args, kwargs, field):
+    """``att_gap`` is public (the bisections call it): it meets hostile arguments with
+    run_point's checks and turnaround_above's, before any workload is drawn."""
+    with pytest.raises(InvalidParameter, match=field):
+        att_gap(*args, **kwargs)

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from hpcmodels.bandwidth import SECTION4
+from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import jones2005 as jo
 from hpcmodels.papers.jones2005.section4_scale import (
     SECTION4_CLUSTERS,
@@ -100,3 +101,17 @@ def test_a_store_without_section4_gives_no_rows():
     frame = pd.DataFrame({"item": ["x"], "replicate": [0], "value": [1.0], "study": ["baseline"]})
     assert section4_rows(frame) == []
     assert all(f.empty for f in section4_frames(frame))
+
+
+@pytest.mark.parametrize("build", [section4_frames, section4_means, section4_rows])
+@pytest.mark.parametrize(
+    "store, message",
+    [
+        (None, "store must be a pandas DataFrame"),
+        ("results/jones2005.parquet", "store must be a pandas DataFrame"),
+        (pd.DataFrame({"item": ["x"], "value": [1.0]}), r"store lacks column\(s\) \['replicate'\]"),
+    ],
+)
+def test_a_store_that_is_no_store_is_refused_naming_it(build, store, message):
+    with pytest.raises(InvalidParameter, match=message):
+        build(store)

@@ -116,3 +116,11 @@ def test_missing_only_without_a_store_computes_every_point(paper, tmp_path):
     _compute(tmp_path, missing_only=True)
     assert len(CALLS) == 3
     assert len(store.read_provenance("jones2005", tmp_path)["sweeps"]) == 1
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_missing_only_must_be_a_bool(paper, tmp_path, value):
+    paper(FIRST)
+    with pytest.raises(InvalidParameter, match="missing_only must be True or False"):
+        _compute(tmp_path, missing_only=value)
+    assert CALLS == []

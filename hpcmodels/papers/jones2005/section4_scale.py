@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...bandwidth import SECTION4, run_point
-from ...errors import InvalidParameter
+from ...errors import InvalidParameter, check_frame
 from .points import _with_clusters
 from .published import PENALTY_BSBWS, PENALTY_RANGES
 from .rows import break_even_rows, section4_claims
@@ -125,6 +125,7 @@ def section4_frames(store: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd
     model), :func:`.section4.limits`' and :func:`.section4.break_even`'s (``seed`` is
     the replicate; a bisection whose range did not bracket the limit has no stored
     value and reads NaN, as in the quick frame). Empty frames when nothing is stored."""
+    check_frame("store", store, ["item", "replicate", "value"])
     if "study" not in store:
         return pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
     s4 = store[store["study"].astype(str).str.startswith("section4")]
