@@ -1,0 +1,89 @@
+"""Notebook 06's common ground: one system and two workloads on which every method of
+the five papers that fits them runs.
+
+* **System**: five clusters of 128, 128, 128, 50 and 8 processors (442 in all): Shih
+  2013's A2 configuration (Table 3) and Huang & Chang 2006's grid (the same sizes in
+  another order). Speed heterogeneity comes from Shih's speed vectors (Eqs. 3-4) at a
+  level SH; Eq. 4 keeps the total capacity at 442 processors of speed 1.
+* **Workloads**: the SDSC SP2 log (the cleaned log, Shih's filter: positive runtimes
+  and processor counts) and a Lublin99 stream (the model of ``shared/models``, 128
+  processors at most), both scaled to a system loading (Shih's Eqs. 5-6) on the 442
+  processors.
+* **Replicates** (common random numbers, :mod:`hpcmodels.papers.ensemble`): replicate
+  ``r`` is speed vector ``r`` of the SH level, and for the log every runtime times
+  :func:`~hpcmodels.papers.ensemble.runtime_scale` of ``r`` (after the scaling to the
+  loading, which would otherwise undo it), for the model the stream of seed ``r``.
+  Every method of a replicate runs on the same jobs and speeds."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from ...errors import check_choice, check_int, check_real
+from ...multicluster import Cluster
+from ...workloads.transforms import scale_to_loading, speed_vectors
+from ..ensemble import runtime_scale
+from ..shih2013.published import LOADS
+from ..shih2013.workloads import workload_jobs
+
+SIZES = (128, 128, 128, 50, 8)
+WORKLOADS = {"SDSC SP2": "A2", "Lublin99": "D1"}
+"""Our workload name -> Shih 2013's Table 3 workload built the same way."""
+MODEL_JOBS = 50_000
+"""Jobs of a Lublin99 stream (Table 3's D1/D2 size)."""
+SPEED_SEED = 0
+
+
+def ground_clusters(sh: float, replicate: int) -> list[Cluster]:
+    """The five clusters with speed vector ``replicate`` of heterogeneity ``sh`` (Shih's
+    Eqs. 3-4, drawn from seed 0: the same vectors for every workload and load); all
+    speeds 1 at ``sh = 0``."""
+    sh = check_real("sh", sh, at_least=0)
+    replicate = check_int("replicate", replicate, minimum=0)
+    speeds = speed_vectors(SIZES, sh, replicate + 1, seed=SPEED_SEED)[replicate]
+    return [
+        Cluster(f"c{i}", p, float(s)) for i, (p, s) in enumerate(zip(SIZES, speeds, strict=True))
+    ]
+
+
+@lru_cache(maxsize=16)
+def _scaled(workload: str, load: str, seed: int, n_jobs: int | None) -> pd.DataFrame:
+    wid = WORKLOADS[workload]
+    jobs = workload_jobs(wid, n_jobs=MODEL_JOBS, seed=seed).reset_index(drop=True)
+    if n_jobs is not None:
+        jobs = jobs.iloc[:n_jobs]
+    scaled = scale_to_loading(jobs, sum(SIZES), LOADS[load])
+    return pd.DataFrame(
+        {
+            "submit": scaled["submit"],
+            "runtime": scaled["runtime"],
+            "procs": scaled["procs"].astype(np.int64),
+        }
+    ).reset_index(drop=True)
+
+
+def ground_jobs(
+    workload: str, load: str, replicate: int, n_jobs: int | None = None
+) -> pd.DataFrame:
+    """The jobs of ``workload`` (:data:`WORKLOADS`) at the named ``load`` (Shih's
+    low/medium/high system loadings 0.5/0.75/1.0 on 442 processors) for ``replicate``;
+    the first ``n_jobs`` jobs (None: the whole log, or a 50,000-job stream), scaled on
+    the jobs used. Estimates are the runtimes (the backfilling policies read exact
+    estimates here). Shared between calls: do not modify the frame."""
+    workload = check_choice("workload", workload, list(WORKLOADS))
+    load = check_choice("load", load, list(LOADS))
+    replicate = check_int("replicate", replicate, minimum=0)
+    if n_jobs is not None:
+        n_jobs = check_int("n_jobs", n_jobs, minimum=2)
+    if workload == "Lublin99":
+        return _scaled(workload, load, replicate, n_jobs)
+    jobs = _scaled(workload, load, 0, n_jobs)
+    scale = runtime_scale(replicate)
+    if scale == 1.0:
+        return jobs
+    out = jobs.copy()
+    out["runtime"] = out["runtime"] * scale
+    return out

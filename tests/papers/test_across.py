@@ -1,0 +1,156 @@
+"""Notebook 06's common ground and comparisons (hpcmodels/papers/across): the ground is
+Shih 2013's A2 configuration (so a method run here equals its run in notebook 01), the
+replicates are common random numbers, and the paired comparisons and win map say what
+the runs say (checked against hand-made runs)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hpcmodels.errors import InvalidParameter
+from hpcmodels.papers.across import (
+    METHODS,
+    SIZES,
+    ground_clusters,
+    ground_jobs,
+    run_method,
+)
+from hpcmodels.papers.across.compare import ground_point, ground_runs, paired_differences, win_map
+from hpcmodels.papers.ensemble import runtime_scale
+from hpcmodels.papers.shih2013.published import LOADS
+from hpcmodels.papers.shih2013.section4 import configuration_point
+from hpcmodels.papers.shih2013.workloads import _jobs
+from hpcmodels.workloads.transforms import speed_vectors, system_loading
+
+from logs import SDSC, need_log
+
+
+@pytest.fixture
+def sdsc():
+    """Skip (naming the log) where the SDSC SP2 log is absent."""
+    need_log(SDSC)
+
+
+@pytest.mark.usefixtures("sdsc")
+@pytest.mark.parametrize("load", list(LOADS))
+def test_the_log_at_a_load_is_shihs_a2_workload_at_that_load(load):
+    ours = ground_jobs("SDSC SP2", load, 0, n_jobs=2_000)
+    pd.testing.assert_frame_equal(ours, _jobs("A2", load, 2_000, 0).reset_index(drop=True),
+                                  check_dtype=False)  # fmt: skip
+    assert system_loading(ours, sum(SIZES)) == pytest.approx(LOADS[load], rel=1e-12)
+
+
+@pytest.mark.usefixtures("sdsc")
+def test_a_log_replicate_scales_every_runtime_after_the_load():
+    base = ground_jobs("SDSC SP2", "high", 0, n_jobs=500)
+    other = ground_jobs("SDSC SP2", "high", 3, n_jobs=500)
+    assert np.allclose(other["runtime"], base["runtime"] * runtime_scale(3), rtol=1e-15)
+    assert other["runtime"].iloc[0] != base["runtime"].iloc[0]
+    assert other["submit"].equals(base["submit"])
+
+
+def test_a_model_replicate_is_its_own_stream_at_the_load():
+    a = ground_jobs("Lublin99", "low", 1, n_jobs=1_000)
+    b = ground_jobs("Lublin99", "low", 2, n_jobs=1_000)
+    assert not a["submit"].equals(b["submit"])
+    assert a.equals(ground_jobs("Lublin99", "low", 1, n_jobs=1_000))
+    for jobs in (a, b):
+        assert system_loading(jobs, sum(SIZES)) == pytest.approx(0.5, rel=1e-12)
+        assert jobs["procs"].max() <= max(SIZES)
+
+
+@pytest.mark.parametrize("sh", [0.0, 0.1, 0.2])
+def test_replicate_r_is_speed_vector_r_keeping_the_capacity(sh):
+    vectors = speed_vectors(SIZES, sh, 12, seed=0)
+    for r in (0, 5, 11):
+        speeds = np.array([c.speed for c in ground_clusters(sh, r)])
+        assert np.allclose(speeds, vectors[r], rtol=1e-15)
+        assert float(np.dot(speeds, SIZES)) == pytest.approx(sum(SIZES), rel=1e-12)  # Eq. 4
+        assert [c.procs for c in ground_clusters(sh, r)] == list(SIZES)
+
+
+@pytest.mark.usefixtures("sdsc")
+@pytest.mark.parametrize("method, shih", [("TLA", "TLA"), ("AI2", "AI2"), ("Best Fit", "BF"),
+                                          ("Fastest First", "FF")])  # fmt: skip
+def test_a_shih_method_here_equals_its_run_in_notebook_01(method, shih):
+    """The same configuration, A2 at medium load on speed vector 2 of SH 0.1, through
+    06's run_method and through Shih's own sweep point."""
+    jobs = ground_jobs("SDSC SP2", "medium", 0, n_jobs=1_500)
+    ours = run_method(method, jobs, ground_clusters(0.1, 2))
+    theirs = configuration_point("A2", "medium", 0.1, 2, shih, n_vectors=10, n_jobs=1_500,
+                                 tla=None, seed=0)  # fmt: skip
+    assert ours["att"] == theirs["att"]
+    assert ours["utilization"] == theirs["utilization"]
+
+
+def _runs(diffs: dict[str, list[float]], base: list[float]) -> pd.DataFrame:
+    rows = [dict(workload="w", load="low", sh=0.0, selection="FCFS", replicate=r, method="B",
+                 att=v) for r, v in enumerate(base)]  # fmt: skip
+    for name, values in diffs.items():
+        rows += [dict(workload="w", load="low", sh=0.0, selection="FCFS", replicate=r,
+                      method=name, att=b + d) for r, (b, d) in enumerate(zip(base, values, strict=True))]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_paired_differences_read_the_pairs_not_the_spread():
+    """Runs whose values spread widely but whose differences are steady: A is better on
+    every replicate (paired), although the two ranges overlap; C is within noise."""
+    base = [100.0, 300.0, 500.0, 700.0]
+    runs = _runs({"A": [-10.0, -12.0, -9.0, -11.0], "C": [5.0, -5.0, 4.0, -4.0]}, base)
+    table = paired_differences(runs, "att", "B").set_index("method")
+    assert table.loc["A", "diff"] == pytest.approx(-10.5)
+    assert table.loc["A", "verdict"] == "better"
+    assert table.loc["A", "wins"] == 4
+    assert table.loc["A", "relative"] == pytest.approx(-10.5 / 400)
+    assert table.loc["C", "verdict"] == "no difference"
+    wins = win_map(runs, "att").iloc[0]
+    assert (wins["winner"], wins["runner_up"], bool(wins["clear"])) == ("A", "B", True)
+
+
+def test_a_win_within_noise_is_not_clear():
+    runs = _runs({"A": [-3.0, 2.0, -4.0, 1.0]}, [100.0, 90.0, 95.0, 105.0])
+    wins = win_map(runs, "att").iloc[0]
+    assert wins["winner"] == "A" and not bool(wins["clear"])
+
+
+def test_a_sweep_gives_every_method_at_every_replicate_on_the_same_jobs():
+    runs = ground_runs(("Lublin99",), ("medium",), (0.1,), methods=("Best Fit", "ORT, random"),
+                       replicates=2, n_jobs=300, progress=False, client="serial")  # fmt: skip
+    assert len(runs) == 4
+    assert set(runs["method"]) == {"Best Fit", "ORT, random"}
+    point = ground_point("Lublin99", "medium", 0.1, 1, methods=("Best Fit",), n_jobs=300)
+    row = runs[(runs["replicate"] == 1) & (runs["method"] == "Best Fit")].iloc[0]
+    assert row["att"] == point["Best Fit | att"]
+    assert (runs["seconds_per_job"] > 0).all()
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: ground_jobs("CTC", "low", 0), "workload"),
+        (lambda: ground_jobs("Lublin99", "extreme", 0), "load"),
+        (lambda: ground_jobs("Lublin99", "low", -1), "replicate"),
+        (lambda: ground_jobs("Lublin99", "low", 0, n_jobs=1), "n_jobs"),
+        (lambda: ground_clusters(float("nan"), 0), "sh"),
+        (lambda: ground_clusters(0.1, 1.5), "replicate"),
+        (lambda: run_method("SJF", pd.DataFrame(), ground_clusters(0, 0)), "method"),
+        (lambda: run_method("TLA", pd.DataFrame(), ground_clusters(0, 0), "LIFO"), "selection"),
+        (lambda: paired_differences(pd.DataFrame(), "att", "B"), "runs"),
+        (lambda: paired_differences(_runs({}, [1.0, 2.0]), "speed", "B"), "metric"),
+        (lambda: paired_differences(_runs({}, [1.0, 2.0]), "att", "Z"), "baseline"),
+        (lambda: win_map(_runs({}, [1.0, 2.0]), "att"), "two methods"),
+        (lambda: ground_runs(replicates=1), "replicates"),
+        (lambda: ground_runs(methods=("TLA", "SJF")), "method"),
+    ],
+)
+def test_bad_input_is_refused_naming_the_field(call, field):
+    with pytest.raises(InvalidParameter, match=field):
+        call()
+
+
+def test_every_method_names_its_paper_and_kind():
+    for name, method in METHODS.items():
+        assert method.name == name and method.paper
+        assert (method.allocation is None) != (method.fractions is None)
