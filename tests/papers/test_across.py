@@ -9,7 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from hpcmodels.bandwidth import SECTION6, run_point
+from hpcmodels.bandwidth.experiment import workload
 from hpcmodels.errors import InvalidParameter
+from hpcmodels.multicluster import simulate
 from hpcmodels.papers.across import (
     METHODS,
     SIZES,
@@ -18,10 +21,14 @@ from hpcmodels.papers.across import (
     run_method,
 )
 from hpcmodels.papers.across.compare import ground_point, ground_runs, paired_differences, win_map
+from hpcmodels.papers.across.methods import Links
 from hpcmodels.papers.ensemble import runtime_scale
+from hpcmodels.papers.huang2006.published import GRID
+from hpcmodels.papers.huang2006.simulation import simulate_run
+from hpcmodels.papers.huang2006.workload import _completed_jobs
 from hpcmodels.papers.shih2013.published import LOADS
 from hpcmodels.papers.shih2013.section4 import configuration_point
-from hpcmodels.papers.shih2013.workloads import _jobs
+from hpcmodels.papers.shih2013.workloads import _jobs, workload_jobs
 from hpcmodels.workloads.transforms import speed_vectors, system_loading
 
 from logs import SDSC, need_log
@@ -37,8 +44,8 @@ def sdsc():
 @pytest.mark.parametrize("load", list(LOADS))
 def test_the_log_at_a_load_is_shihs_a2_workload_at_that_load(load):
     ours = ground_jobs("SDSC SP2", load, 0, n_jobs=2_000)
-    pd.testing.assert_frame_equal(ours, _jobs("A2", load, 2_000, 0).reset_index(drop=True),
-                                  check_dtype=False)  # fmt: skip
+    shih = _jobs("A2", load, 2_000, 0).reset_index(drop=True)
+    pd.testing.assert_frame_equal(ours.drop(columns="origin"), shih, check_dtype=False)
     assert system_loading(ours, sum(SIZES)) == pytest.approx(LOADS[load], rel=1e-12)
 
 
@@ -49,6 +56,25 @@ def test_a_log_replicate_scales_every_runtime_after_the_load():
     assert np.allclose(other["runtime"], base["runtime"] * runtime_scale(3), rtol=1e-15)
     assert other["runtime"].iloc[0] != base["runtime"].iloc[0]
     assert other["submit"].equals(base["submit"])
+
+
+@pytest.mark.usefixtures("sdsc")
+def test_a_log_job_arrives_at_the_cluster_of_its_queue():
+    jobs = ground_jobs("SDSC SP2", "low", 0)
+    queue = workload_jobs("A2").reset_index(drop=True)["queue"]
+    assert jobs["origin"].tolist() == queue.map({2: 0, 3: 1, 4: 2, 5: 3, 1: 4}).tolist()
+    assert (jobs["procs"] <= np.asarray(SIZES)[jobs["origin"]]).all()
+
+
+def test_a_model_job_arrives_where_it_fits_in_proportion_to_size():
+    jobs = ground_jobs("Lublin99", "high", 4)
+    sizes = np.asarray(SIZES)
+    assert (jobs["procs"] <= sizes[jobs["origin"]]).all()
+    narrow = jobs[jobs["procs"] <= 8]
+    share = np.bincount(narrow["origin"], minlength=5) / len(narrow)
+    assert np.allclose(share, sizes / sizes.sum(), atol=0.01)
+    assert jobs["origin"].equals(ground_jobs("Lublin99", "high", 4)["origin"])
+    assert not jobs["origin"].equals(ground_jobs("Lublin99", "high", 5)["origin"])
 
 
 def test_a_model_replicate_is_its_own_stream_at_the_load():
@@ -85,11 +111,43 @@ def test_a_shih_method_here_equals_its_run_in_notebook_01(method, shih):
     assert ours["utilization"] == theirs["utilization"]
 
 
+@pytest.mark.parametrize("method, strategy", [("A1", "a1"), ("B3", "b3"), ("Jones First-Fit",
+                         "first_fit"), ("Migration Only", "migration_only"), ("No Share",
+                         "no_share")])  # fmt: skip
+def test_a_jones_method_here_equals_its_run_in_notebook_04(method, strategy):
+    """Jones's own set-up (4 clusters, its synthetic workload) through 06's run_method
+    with the same links, and through notebook 04's run_point."""
+    setup = SECTION6.scaled(1_500)
+    links = Links(bsbw=400.0, lslt=0.9, chunk=0.7)
+    ours = run_method(method, workload(setup, 2), setup.system, "FPFS", links=links)
+    theirs = run_point(strategy, setup, bsbw=400.0, lslt=0.9, chunk=0.7, seed=2)
+    assert ours["att"] == theirs["att"]
+    assert ours["coallocated"] == theirs["coallocated"]
+
+
+@pytest.mark.usefixtures("sdsc")
+@pytest.mark.parametrize("method, selection, coallocation", [
+    ("Larger First", "fcfs", "larger_first"), ("Smaller First", "fcfs", "smaller_first"),
+    ("Fixed Order", "fcfs", "fixed_order"), ("Integrated", "smallest_first", "larger_first")])  # fmt: skip
+def test_a_huang_heuristic_here_equals_its_run_in_notebook_02(method, selection, coallocation):
+    """Huang's grid and log at slowdown ratio 2, through 06's run_method (links=None:
+    Huang's fixed ratio) and through notebook 02's simulate_run."""
+    jobs = _completed_jobs(SDSC)[["submit", "runtime", "procs"]].iloc[:3_000]
+    ours = run_method(method, jobs, GRID, "FCFS", links=None, slowdown=2.0)
+    theirs = simulate(jobs, GRID, selection, "best_fit", coallocation=coallocation, slowdown=2.0)
+    assert ours["att"] == theirs.metrics["att"]
+    assert ours["mean_wait"] == theirs.metrics["mean_wait"]
+    table_run = simulate_run(SDSC, GRID, selection, "best_fit", coallocation, slowdown=2.0)
+    whole = run_method(method, _completed_jobs(SDSC)[["submit", "runtime", "procs"]], GRID,
+                       links=None, slowdown=2.0)  # fmt: skip
+    assert whole["mean_wait"] == table_run["mean_wait"]
+
+
 def _runs(diffs: dict[str, list[float]], base: list[float]) -> pd.DataFrame:
-    rows = [dict(workload="w", load="low", sh=0.0, selection="FCFS", replicate=r, method="B",
+    rows = [dict(workload="w", load="low", sh=0.0, bsbw=500.0, selection="FCFS", replicate=r, method="B",
                  att=v) for r, v in enumerate(base)]  # fmt: skip
     for name, values in diffs.items():
-        rows += [dict(workload="w", load="low", sh=0.0, selection="FCFS", replicate=r,
+        rows += [dict(workload="w", load="low", sh=0.0, bsbw=500.0, selection="FCFS", replicate=r,
                       method=name, att=b + d) for r, (b, d) in enumerate(zip(base, values, strict=True))]  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -142,12 +200,25 @@ def test_a_sweep_gives_every_method_at_every_replicate_on_the_same_jobs():
         (lambda: paired_differences(_runs({}, [1.0, 2.0]), "att", "Z"), "baseline"),
         (lambda: win_map(_runs({}, [1.0, 2.0]), "att"), "two methods"),
         (lambda: ground_runs(replicates=1), "replicates"),
+        (lambda: run_method("A1", _tiny(), ground_clusters(0, 0), links=None), "links"),
+        (lambda: run_method("A1", _tiny(), ground_clusters(0, 0), links=500.0), "links"),
+        (
+            lambda: run_method("Fixed Order", _tiny(), ground_clusters(0, 0), slowdown=0.5),
+            "slowdown",
+        ),
+        (lambda: run_method("TLA", _tiny(), ground_clusters(0, 0), seed=-2), "seed"),
         (lambda: ground_runs(methods=("TLA", "SJF")), "method"),
     ],
 )
 def test_bad_input_is_refused_naming_the_field(call, field):
+    """Every public function of the module meets hostile input with an error naming it."""
     with pytest.raises(InvalidParameter, match=field):
         call()
+
+
+def _tiny() -> pd.DataFrame:
+    return pd.DataFrame({"submit": [0.0, 1.0], "runtime": [5.0, 5.0], "procs": [4, 200],
+                         "origin": [0, 1]})  # fmt: skip
 
 
 def test_every_method_names_its_paper_and_kind():

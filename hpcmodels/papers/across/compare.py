@@ -1,6 +1,8 @@
 """Notebook 06's experiments on the common ground and their paired comparisons.
 
-A *setting* is a workload, a load and a heterogeneity level SH (:mod:`.ground`); a
+A *setting* is a workload, a load, a heterogeneity level SH (:mod:`.ground`) and the
+jobs' bisection bandwidth on Jones's links (:class:`.methods.Links`; only the
+co-allocating methods read it); a
 *point* of the sweep is one replicate of one setting under one selection policy, and
 runs every method on the same jobs and speed vector (common random numbers,
 :func:`ground_point`). A comparison of two methods is the mean of their paired
@@ -20,11 +22,12 @@ from ...stats import t_interval
 from ...sweep import sweep_results
 from ..shih2013.published import LOADS, SH_LEVELS
 from .ground import WORKLOADS, ground_clusters, ground_jobs
-from .methods import METHODS, METRICS, run_method
+from .methods import GROUPS, METHODS, METRICS, Links, run_method
 
-SETTING = ["workload", "load", "sh"]
+SETTING = ["workload", "load", "sh", "bsbw"]
 QUICK_JOBS = 3_000
 QUICK_REPLICATES = 10
+JONES_BSBW = Links().bsbw
 
 
 def ground_point(
@@ -33,17 +36,21 @@ def ground_point(
     sh: float,
     replicate: int,
     selection: str = "FCFS",
-    methods: tuple[str, ...] = tuple(METHODS),
+    methods: tuple[str, ...] = tuple(GROUPS["allocation"]),
     n_jobs: int | None = QUICK_JOBS,
+    bsbw: float = JONES_BSBW,
 ) -> dict:
     """Replicate ``replicate`` of one setting under ``selection``: every method of
     ``methods`` on the same jobs (first ``n_jobs``; None: all) and clusters, ``seed`` =
-    the replicate for the random methods. ``{"<method> | <metric>": value}``."""
+    the replicate for the random methods, co-allocated jobs on :class:`.methods.Links`
+    with bisection bandwidth ``bsbw``. ``{"<method> | <metric>": value}``."""
     jobs = ground_jobs(workload, load, replicate, n_jobs)
     clusters = ground_clusters(sh, replicate)
+    links = Links(bsbw=float(bsbw))
     out = {}
     for name in methods:
-        for key, value in run_method(name, jobs, clusters, selection, seed=replicate).items():
+        run = run_method(name, jobs, clusters, selection, seed=replicate, links=links)
+        for key, value in run.items():
             out[f"{name} | {key}"] = value
     return out
 
@@ -53,7 +60,8 @@ def ground_runs(
     loads=tuple(LOADS),
     shs=SH_LEVELS,
     selections=("FCFS",),
-    methods=tuple(METHODS),
+    methods=tuple(GROUPS["allocation"]),
+    bsbws=(JONES_BSBW,),
     *,
     replicates: int = QUICK_REPLICATES,
     n_jobs: int | None = QUICK_JOBS,
@@ -61,17 +69,19 @@ def ground_runs(
     cache: str | Path | None = None,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """Every method at every setting and selection, ``replicates`` times (one sweep,
+    """Every method at every setting (``bsbws``: the bandwidths) and selection,
+    ``replicates`` times (one sweep,
     :func:`hpcmodels.sweep.sweep`): one row per (setting, selection, replicate,
     method) with the columns of :func:`.methods.run_method`."""
     replicates = check_int("replicates", replicates, minimum=2)
     methods = tuple(check_choice("method", m, list(METHODS)) for m in methods)
     grid = [
-        dict(workload=w, load=ld, sh=float(s), replicate=r, selection=sel, methods=methods,
-             n_jobs=n_jobs)
+        dict(workload=w, load=ld, sh=float(s), bsbw=float(b), replicate=r, selection=sel,
+             methods=methods, n_jobs=n_jobs)
         for w in workloads
         for ld in loads
         for s in shs
+        for b in bsbws
         for sel in selections
         for r in range(replicates)
     ]  # fmt: skip

@@ -9,6 +9,13 @@ the five papers that fits them runs.
   and processor counts) and a Lublin99 stream (the model of ``shared/models``, 128
   processors at most), both scaled to a system loading (Shih's Eqs. 5-6) on the 442
   processors.
+* **Origins**: where each job arrives, for the methods that run jobs locally first
+  (Jones 2005's No Share and Migration Only, its modules' local step). The log's five
+  queues are Huang & Chang's five sites (Table 1: queue 1 holds jobs of at most 8
+  processors, queues 2-4 of 128, queue 5 of 50), so queue 2, 3, 4, 5, 1 arrive at
+  clusters 0-4. A Lublin99 job arrives at a cluster it fits, drawn with probability
+  proportional to the cluster's size from a stream of its own (spawned from the
+  replicate's seed).
 * **Replicates** (common random numbers, :mod:`hpcmodels.papers.ensemble`): replicate
   ``r`` is speed vector ``r`` of the SH level, and for the log every runtime times
   :func:`~hpcmodels.papers.ensemble.runtime_scale` of ``r`` (after the scaling to the
@@ -35,6 +42,8 @@ WORKLOADS = {"SDSC SP2": "A2", "Lublin99": "D1"}
 MODEL_JOBS = 50_000
 """Jobs of a Lublin99 stream (Table 3's D1/D2 size)."""
 SPEED_SEED = 0
+ORIGIN_OF_QUEUE = {2: 0, 3: 1, 4: 2, 5: 3, 1: 4}
+"""The SDSC SP2 log's queue -> the cluster of the same size (module docstring)."""
 
 
 def ground_clusters(sh: float, replicate: int) -> list[Cluster]:
@@ -56,13 +65,27 @@ def _scaled(workload: str, load: str, seed: int, n_jobs: int | None) -> pd.DataF
     if n_jobs is not None:
         jobs = jobs.iloc[:n_jobs]
     scaled = scale_to_loading(jobs, sum(SIZES), LOADS[load])
+    procs = scaled["procs"].to_numpy(np.int64)
     return pd.DataFrame(
         {
-            "submit": scaled["submit"],
-            "runtime": scaled["runtime"],
-            "procs": scaled["procs"].astype(np.int64),
+            "submit": scaled["submit"].to_numpy(),
+            "runtime": scaled["runtime"].to_numpy(),
+            "procs": procs,
+            "origin": _origins(workload, scaled, procs, seed),
         }
-    ).reset_index(drop=True)
+    )
+
+
+def _origins(workload: str, jobs: pd.DataFrame, procs: np.ndarray, seed: int) -> np.ndarray:
+    """Each job's cluster of arrival (module docstring)."""
+    if workload == "SDSC SP2":
+        return jobs["queue"].map(ORIGIN_OF_QUEUE).to_numpy(np.int64)
+    sizes = np.asarray(SIZES)
+    weights = (procs[:, None] <= sizes[None, :]) * sizes[None, :]
+    cumulative = np.cumsum(weights / weights.sum(axis=1, keepdims=True), axis=1)
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    u = rng.random(procs.size)
+    return np.minimum((u[:, None] >= cumulative).sum(axis=1), len(SIZES) - 1).astype(np.int64)
 
 
 def ground_jobs(
@@ -71,7 +94,7 @@ def ground_jobs(
     """The jobs of ``workload`` (:data:`WORKLOADS`) at the named ``load`` (Shih's
     low/medium/high system loadings 0.5/0.75/1.0 on 442 processors) for ``replicate``;
     the first ``n_jobs`` jobs (None: the whole log, or a 50,000-job stream), scaled on
-    the jobs used. Estimates are the runtimes (the backfilling policies read exact
+    the jobs used, with their ``origin``. Estimates are the runtimes (the backfilling policies read exact
     estimates here). Shared between calls: do not modify the frame."""
     workload = check_choice("workload", workload, list(WORKLOADS))
     load = check_choice("load", load, list(LOADS))
