@@ -21,6 +21,7 @@ from hpcmodels.papers.across import (
     run_method,
 )
 from hpcmodels.papers.across.compare import ground_point, ground_runs, paired_differences, win_map
+from hpcmodels.papers.across.findings import CLAIMS, CarriedClaim, carried_claims
 from hpcmodels.papers.across.methods import Links
 from hpcmodels.papers.ensemble import runtime_scale
 from hpcmodels.papers.huang2006.published import GRID
@@ -225,3 +226,60 @@ def test_every_method_names_its_paper_and_kind():
     for name, method in METHODS.items():
         assert method.name == name and method.paper
         assert (method.allocation is None) != (method.fractions is None)
+
+
+def _two_settings(diffs_low: list[float], diffs_high: list[float]) -> pd.DataFrame:
+    """TLA against Best Fit at two loads, four replicates each (differences given)."""
+    base = [1000.0, 1200.0, 900.0, 1100.0]
+    rows = []
+    for load, diffs in (("low", diffs_low), ("high", diffs_high)):
+        for r, (b, d) in enumerate(zip(base, diffs, strict=True)):
+            common = dict(workload="w", load=load, sh=0.0, bsbw=500.0, selection="FCFS",
+                          replicate=r)  # fmt: skip
+            rows += [dict(common, method="Best Fit", att=b), dict(common, method="TLA", att=b + d)]
+    return pd.DataFrame(rows)
+
+
+def test_a_carried_claim_counts_where_it_holds_and_where_it_turns():
+    runs = _two_settings([-100.0, -110.0, -90.0, -105.0], [50.0, 55.0, 45.0, 52.0])
+    claims = (CarriedClaim("Shih 2013", "Table 4", "TLA beats best fit", "TLA", "Best Fit"),
+              CarriedClaim("Huang 2006", "x", "B3 beats A1", "B3", "A1", "FPFS"))  # fmt: skip
+    table = carried_claims(runs, claims)
+    assert len(table) == 1  # the runs hold no B3 / A1: that claim is not judged
+    row = table.iloc[0]
+    assert (row["holds"], row["within_noise"], row["reversed"]) == (1, 0, 1)
+    assert row["best_relative"] == pytest.approx(-101.25 / 1050)
+    assert row["worst_relative"] == pytest.approx(50.5 / 1050)
+    assert "holds at 1 of 2 settings" in row["finding"]
+    assert "largest loss +4.8 %" in row["finding"] and "w, high load" in row["finding"]
+
+
+def test_a_claim_that_never_wins_says_so():
+    runs = _two_settings([1.0, -1.0, 2.0, -2.0], [30.0, 35.0, 25.0, 32.0])
+    row = carried_claims(runs, CLAIMS[:1]).iloc[0]
+    assert (row["holds"], row["within_noise"], row["reversed"]) == (0, 1, 1)
+    assert "never better on average" in row["finding"]
+
+
+def test_every_carried_claim_names_methods_of_the_suite():
+    for c in CLAIMS:
+        assert c.better in METHODS and c.worse in METHODS
+        assert METHODS[c.better].group == METHODS[c.worse].group
+
+
+@pytest.mark.parametrize(
+    "runs, claims, field",
+    [
+        ("runs.parquet", CLAIMS, "runs must be a pandas DataFrame"),
+        (pd.DataFrame({"method": []}), CLAIMS, "runs lacks"),
+        (_two_settings([1.0] * 4, [1.0] * 4), ["TLA beats best fit"], "CarriedClaim"),
+        (
+            _two_settings([1.0] * 4, [1.0] * 4),
+            [CarriedClaim("p", "s", "c", "TLA", "Best Fit", metric="speed")],
+            "metric",
+        ),  # fmt: skip
+    ],
+)
+def test_carried_claims_refuse_bad_input(runs, claims, field):
+    with pytest.raises(InvalidParameter, match=field):
+        carried_claims(runs, claims)
