@@ -28,6 +28,7 @@ __all__ = [
     "penalty_panels",
     "module_lines",
     "surface_panels",
+    "win_map_panels",
 ]
 
 CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
@@ -411,5 +412,71 @@ def tla_knob_panels(
     axes[1].legend(fontsize="small")
     axes[2].plot(fig13["allocation depth"].astype(str), fig13["att"], marker="o")
     axes[2].set(xlabel="allocation depth", ylabel="ATT (s)", title=f"Fig. 13: {titles['fig13']}")
+    fig.tight_layout()
+    return fig
+
+
+WIN_AXES = {
+    "load": "system loading (Shih's levels)",
+    "sh": "speed heterogeneity SH",
+    "bsbw": "jobs' bisection bandwidth (Mbps)",
+}
+
+
+def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", title: str = ""):
+    """Notebook 06's win map: one panel per workload, one cell per (``rows``,
+    ``columns``) level, coloured by the method of lowest mean (one colour per method,
+    one legend), with the paired margin over the runner-up in per cent; a faded cell
+    marked "tie" is a win within noise (the paired 95 % interval contains zero).
+    ``wins`` is :func:`hpcmodels.papers.across.compare.win_map`'s frame, filtered to one
+    row per cell."""
+    from matplotlib.patches import Patch, Rectangle
+
+    check_frame("wins", wins, ["workload", rows, columns, "winner", "relative", "clear"])
+    if wins.empty:
+        raise InvalidParameter("wins is empty: nothing to map")
+    if wins.duplicated(["workload", rows, columns]).any():
+        raise InvalidParameter(
+            f"wins has several rows per (workload, {rows}, {columns}) cell: filter the other "
+            "settings (selection, bsbw or sh) first"
+        )
+    panels = list(dict.fromkeys(wins["workload"]))
+    winners = list(dict.fromkeys(wins.sort_values("winner")["winner"]))
+    palette = dict(zip(winners, sns.color_palette("tab10", len(winners)), strict=True))
+    row_levels = list(dict.fromkeys(wins[rows]))
+    col_levels = sorted(set(wins[columns]))
+    fig, axes = plt.subplots(
+        1,
+        len(panels),
+        figsize=(1.7 * len(col_levels) * len(panels) + 2.5, 0.9 * len(row_levels) + 1.6),
+        squeeze=False,
+    )
+    for ax, panel in zip(axes[0], panels, strict=True):
+        sub = wins[wins["workload"] == panel].set_index([rows, columns])
+        for i, r in enumerate(row_levels):
+            for j, c in enumerate(col_levels):
+                if (r, c) not in sub.index:
+                    continue
+                cell = sub.loc[(r, c)]
+                clear = bool(cell["clear"])
+                ax.add_patch(Rectangle((j, i), 1, 1, color=palette[cell["winner"]],
+                                       alpha=1.0 if clear else 0.35, linewidth=0))  # fmt: skip
+                pct = 100 * cell["relative"]
+                text = f"{pct:+.0f} %" if abs(pct) >= 9.5 else f"{pct:+.1f} %"
+                text += "" if clear else "\ntie"
+                ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize="small")
+        ax.set_xlim(0, len(col_levels))
+        ax.set_ylim(len(row_levels), 0)
+        ax.set_xticks(np.arange(len(col_levels)) + 0.5, [f"{c:g}" for c in col_levels])
+        ax.set_yticks(np.arange(len(row_levels)) + 0.5, [str(r) for r in row_levels])
+        ax.set(
+            title=str(panel), xlabel=WIN_AXES.get(columns, columns), ylabel=WIN_AXES.get(rows, rows)
+        )
+        ax.grid(False)
+    handles = [Patch(color=palette[w], label=w) for w in winners]
+    handles.append(Patch(color="#cccccc", alpha=0.35, label="faded, 'tie': within noise"))
+    axes[0][-1].legend(handles=handles, title="lowest mean", loc="upper left",
+                       bbox_to_anchor=(1.02, 1), fontsize="small", frameon=False)  # fmt: skip
+    fig.suptitle(title or "winner and its paired margin over the runner-up")
     fig.tight_layout()
     return fig

@@ -93,3 +93,42 @@ def test_the_penalty_panels_draw_each_limit_in_its_own_style_whatever_the_row_or
         assert styles["no share"] == "-" and styles["migration only"] == "--"
         assert styles["ideal"] == ":"
         plt.close(fig)
+
+
+def _wins() -> pd.DataFrame:
+    rows = []
+    for w in ("SDSC SP2", "Lublin99"):
+        for i, load in enumerate(("low", "high")):
+            for j, sh in enumerate((0.0, 0.2)):
+                rows.append(dict(workload=w, load=load, sh=sh, winner="TLA" if i else "Best Fit",
+                                 relative=-0.12 * (j + 1) if i else -0.004, clear=bool(i)))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_win_map_colours_each_winner_once_and_marks_ties():
+    fig = plots.win_map_panels(_wins(), "load", "sh", "a map")
+    left, right = fig.axes
+    assert [a.get_title() for a in (left, right)] == ["SDSC SP2", "Lublin99"]
+    texts = [t.get_text() for t in left.texts]
+    assert texts == ["-0.4 %\ntie", "-0.4 %\ntie", "-12 %", "-24 %"]
+    colours = {tuple(p.get_facecolor()[:3]) for p in left.patches}
+    assert len(colours) == 2  # one colour per winner
+    faded = [p.get_alpha() for p in left.patches]
+    assert faded == [0.35, 0.35, 1.0, 1.0]
+    legend = [t.get_text() for t in right.get_legend().get_texts()]
+    assert legend[:2] == ["Best Fit", "TLA"] and "within noise" in legend[2]
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    "wins, message",
+    [
+        (_wins().iloc[:0], "wins is empty"),
+        (pd.concat([_wins(), _wins()]), "several rows per"),
+        (_wins().drop(columns="clear"), "lacks column"),
+        ("wins.csv", "must be a pandas DataFrame"),
+    ],
+)
+def test_the_win_map_refuses_bad_input(wins, message):
+    with pytest.raises(InvalidParameter, match=message):
+        plots.win_map_panels(wins)
