@@ -445,12 +445,11 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
     palette = dict(zip(winners, sns.color_palette("tab10", len(winners)), strict=True))
     row_levels = list(dict.fromkeys(wins[rows]))
     col_levels = sorted(set(wins[columns]))
-    fig, axes = plt.subplots(
-        1,
-        len(panels),
-        figsize=(1.7 * len(col_levels) * len(panels) + 2.5, 0.9 * len(row_levels) + 1.6),
-        squeeze=False,
-    )
+    from matplotlib.figure import Figure
+
+    # outside pyplot's global state: the explorer draws it from widget callbacks too
+    fig = Figure(figsize=(1.7 * len(col_levels) * len(panels) + 2.5, 0.9 * len(row_levels) + 1.6))
+    axes = fig.subplots(1, len(panels), squeeze=False)
     for ax, panel in zip(axes[0], panels, strict=True):
         sub = wins[wins["workload"] == panel].set_index([rows, columns])
         for i, r in enumerate(row_levels):
@@ -478,5 +477,5 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
     axes[0][-1].legend(handles=handles, title="lowest mean", loc="upper left",
                        bbox_to_anchor=(1.02, 1), fontsize="small", frameon=False)  # fmt: skip
     fig.suptitle(title or "winner and its paired margin over the runner-up")
-    fig.tight_layout()
+    fig.set_layout_engine("tight")
     return fig

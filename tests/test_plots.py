@@ -117,7 +117,6 @@ def test_the_win_map_colours_each_winner_once_and_marks_ties():
     assert faded == [0.35, 0.35, 1.0, 1.0]
     legend = [t.get_text() for t in right.get_legend().get_texts()]
     assert legend[:2] == ["Best Fit", "TLA"] and "within noise" in legend[2]
-    plt.close(fig)
 
 
 @pytest.mark.parametrize(

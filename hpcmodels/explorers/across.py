@@ -1,0 +1,140 @@
+"""Notebook 06's explorer: the win map and the paired table of the runs already made,
+re-sliced by the controls (no run is repeated, so every change shows at once)."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pandas as pd
+from IPython.display import display
+
+from .. import plots
+from ..errors import InvalidParameter, check_frame
+from ..papers.across.compare import SETTING, paired_differences, win_map
+from ..papers.across.methods import METHODS, METRICS
+from .core import live, show, status_line
+
+__all__ = ["across_explorer", "paired_table"]
+
+AXES = {"load x SH": ("load", "sh"), "load x BSBW": ("load", "bsbw"), "SH x BSBW": ("sh", "bsbw")}
+COLUMNS = {
+    "workload": "workload",
+    "load": "load",
+    "sh": "SH",
+    "bsbw": "BSBW (Mbps)",
+    "method": "method",
+    "relative": "difference (%)",
+    "diff": "mean paired difference",
+    "ci": "95 % half-width",
+    "wins": "replicates won",
+    "replicates": "replicates",
+    "verdict": "verdict",
+}
+
+
+def paired_table(runs: pd.DataFrame, metric: str, baseline: str) -> pd.DataFrame:
+    """:func:`~hpcmodels.papers.across.compare.paired_differences` for people: words and
+    units in the column names, the difference in per cent with one decimal, the others
+    with fixed precision; the verdict reads "better than <baseline>" or "worse"."""
+    table = paired_differences(runs, metric, baseline)
+    table = table.assign(
+        relative=(100 * table["relative"]).round(1),
+        diff=table["diff"].round(1),
+        ci=table["ci"].round(1),
+        verdict=table["verdict"].map({"better": f"better than {baseline}",
+                                      "worse": f"worse than {baseline}"}).fillna("within noise"),
+    )  # fmt: skip
+    return table[list(COLUMNS)].rename(columns=COLUMNS)
+
+
+def _levels(runs: pd.DataFrame, column: str) -> list:
+    return list(dict.fromkeys(runs[column]))
+
+
+def _offer(dropdown: w.Dropdown, options: list) -> None:
+    """New ``options``, keeping the current value where it is still offered, else the
+    first (ipywidgets leaves the value unset otherwise)."""
+    keep = dropdown.value
+    dropdown.options = options
+    values = [o[1] if isinstance(o, tuple) else o for o in options]
+    dropdown.value = keep if keep in values else values[0]
+
+
+def across_explorer(runs: pd.DataFrame) -> w.VBox:
+    """Controls over ``runs`` (:func:`~hpcmodels.papers.across.compare.ground_runs`, both
+    groups concatenated if wished): the metric, the method group, the selection policy,
+    the map's axes and the level of the third setting, the methods compared and the
+    baseline of the paired table."""
+    check_frame("runs", runs, [*SETTING, "selection", "replicate", "method", *METRICS])
+    if runs.empty:
+        raise InvalidParameter("runs is empty: run ground_runs first")
+    groups = list(dict.fromkeys(METHODS[m].group for m in runs["method"] if m in METHODS))
+    metric = w.Dropdown(options=[(v, k) for k, v in METRICS.items()], description="metric",
+                        style={"description_width": "initial"})  # fmt: skip
+    group = w.Dropdown(
+        options=groups, description="methods of", style={"description_width": "initial"}
+    )
+    selection = w.Dropdown(description="queue policy", style={"description_width": "initial"})
+    axes = w.Dropdown(
+        options=list(AXES), description="map axes", style={"description_width": "initial"}
+    )
+    fixed = w.Dropdown(description="at", style={"description_width": "initial"})
+    methods = w.SelectMultiple(
+        description="methods", rows=8, style={"description_width": "initial"}
+    )
+    baseline = w.Dropdown(description="baseline", style={"description_width": "initial"})
+    note = w.HTML()
+    out = w.Output()
+    status = status_line()
+
+    def group_runs() -> pd.DataFrame:
+        names = [
+            m for m in _levels(runs, "method") if METHODS.get(m) and METHODS[m].group == group.value
+        ]
+        return runs[runs["method"].isin(names)]
+
+    def refresh_choices(*_):
+        mine = group_runs()
+        _offer(selection, _levels(mine, "selection"))
+        methods.options = _levels(mine, "method")
+        methods.value = tuple(methods.options)
+        _offer(baseline, list(methods.options))
+
+    def refresh_fixed(*_):
+        rows, columns = AXES[axes.value]
+        third = next(c for c in ("sh", "bsbw", "load") if c not in (rows, columns))
+        fixed.description = {"sh": "at SH", "bsbw": "at BSBW (Mbps)", "load": "at load"}[third]
+        _offer(fixed, [(f"{v:g}" if isinstance(v, float) else str(v), v)
+                       for v in _levels(group_runs(), third)])  # fmt: skip
+
+    group.observe(refresh_choices, names="value")
+    group.observe(refresh_fixed, names="value")
+    axes.observe(refresh_fixed, names="value")
+    refresh_choices()
+    refresh_fixed()
+
+    def update():
+        with out:
+            out.clear_output(wait=True)
+            rows, columns = AXES[axes.value]
+            third = next(c for c in ("sh", "bsbw", "load") if c not in (rows, columns))
+            chosen = list(methods.value)
+            if len(chosen) < 2 or baseline.value not in chosen:
+                note.value = "<i>choose at least two methods, the baseline among them</i>"
+                return
+            mine = group_runs()
+            mine = mine[(mine["selection"] == selection.value) & mine["method"].isin(chosen)
+                        & (mine[third] == fixed.value)]  # fmt: skip
+            if mine.empty:
+                note.value = "<i>no runs at this choice</i>"
+                return
+            reps = int(mine["replicate"].nunique())
+            note.value = (f"{reps} paired replicates per cell, {int(mine['workload'].nunique())}"
+                          f" workload(s); lower is better for every metric")  # fmt: skip
+            wins = win_map(mine, metric.value)
+            show(plots.win_map_panels(wins, rows, columns,
+                                      f"{METRICS[metric.value]}: lowest mean ({selection.value})"))  # fmt: skip
+            display(paired_table(mine, metric.value, baseline.value))
+
+    live(update, [metric, group, selection, axes, fixed, methods, baseline], status)
+    return w.VBox([w.HBox([metric, group, selection, status]), w.HBox([axes, fixed, baseline]),
+                   methods, note, out])  # fmt: skip
