@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, check_frame
 
 __all__ = [
     "VERDICTS",
@@ -427,6 +427,48 @@ def _anchor(title: str) -> str:
     return keep.replace(" ", "-")
 
 
+FINDINGS_SUFFIX = ".findings.csv"
+"""Notebook 06's findings (:func:`save_findings`): beside the papers' rows, not among them."""
+FINDING_COLUMNS = ["paper", "source", "claim", "selection", "settings", "holds",
+                   "within_noise", "reversed", "finding"]  # fmt: skip
+
+
+def save_findings(findings: pd.DataFrame, results_dir: str | Path, name: str = "across") -> Path:
+    """Save notebook 06's findings (:func:`hpcmodels.papers.across.findings.carried_claims`)
+    as ``<results_dir>/<name>.findings.csv``, for the report's "Across papers" section."""
+    check_frame("findings", findings, FINDING_COLUMNS)
+    out = Path(results_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}{FINDINGS_SUFFIX}"
+    findings[FINDING_COLUMNS].to_csv(path, index=False)
+    return path
+
+
+def _findings_section(results_dir: Path, report_dir: Path) -> list[str]:
+    """The report's "Across papers" section, from the saved findings (none: no section)."""
+    paths = sorted(results_dir.glob(f"*{FINDINGS_SUFFIX}"))
+    if not paths:
+        return []
+    parts = [
+        "## Across papers",
+        "",
+        "Each paper's own comparisons carried over to one common ground (one system, the "
+        "SDSC SP2 log and a Lublin99 stream, Shih's loads and speed heterogeneity, Jones's "
+        "links), judged at every setting on paired replicates: a comparison *holds* where "
+        "the 95 % interval of the paired difference lies on its side of zero. Not verdicts "
+        "on the papers: findings about where their results carry over.",
+        "",
+    ]
+    for path in paths:
+        name = path.name.removesuffix(FINDINGS_SUFFIX)
+        links = _links(name, report_dir)
+        if links:
+            parts += [f"Notebook and figures: {links}.", ""]
+        frame = pd.read_csv(path)
+        parts += [_markdown_table(frame.astype(object)), ""]
+    return parts
+
+
 def _read_results(path: Path) -> pd.DataFrame:
     frame = pd.read_csv(path)
     frame["paper"] = frame["paper"].astype(object)
@@ -473,7 +515,10 @@ def write_report(
     from .store import PAPERS, beside, paper_scale, read_provenance
 
     report = Path(report_path)
-    results = sorted(Path(results_dir).glob("*.csv"), key=_notebook_order)
+    results = sorted(
+        (p for p in Path(results_dir).glob("*.csv") if not p.name.endswith(FINDINGS_SUFFIX)),
+        key=_notebook_order,
+    )
     parts = ["# hpcmodels reproduction report", ""]
     if not results:
         parts.append(f"No results found in `{results_dir}`: run the notebooks first.")
@@ -544,6 +589,7 @@ def write_report(
                 "",
             ]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
+    parts += _findings_section(Path(results_dir), report.parent)
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")
     return report

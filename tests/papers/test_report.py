@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers.report import (
     ALIKE,
     COLUMNS,
@@ -20,6 +21,7 @@ from hpcmodels.papers.report import (
     compare_value,
     fmt_series,
     not_run,
+    save_findings,
     tolerance_table,
     write_report,
 )
@@ -198,3 +200,25 @@ def test_not_run_rows_name_what_is_missing(tmp_path):
     assert c.frame().loc[0, "verdict"] == "not run"
     c.save(tmp_path)
     assert "1 not run." in write_report(tmp_path, tmp_path / "R.md").read_text()
+
+
+def test_findings_make_their_own_section_after_the_papers(tmp_path):
+    c = Collector("he2006", "He et al.")
+    c.add(dict(item="i", quantity="q", kind="claim", paper="p", ours="o", diff=None,
+               verdict="qualitative", reason=""))  # fmt: skip
+    c.save(tmp_path / "results")
+    findings = pd.DataFrame([dict(paper="Shih 2013", source="Table 4", claim="TLA beats best fit",
+                                  selection="FCFS", settings=18, holds=9, within_noise=8,
+                                  reversed=1, finding="Shih 2013 (Table 4): holds at 9 of 18",
+                                  extra="not saved")])  # fmt: skip
+    path = save_findings(findings, tmp_path / "results")
+    assert path.name == "across.findings.csv"
+    assert "extra" not in pd.read_csv(path).columns
+    lines = write_report(tmp_path / "results", tmp_path / "R.md").read_text().splitlines()
+    across = lines.index("## Across papers")
+    assert lines.index("## He et al.") < across
+    assert any("holds at 9 of 18" in line for line in lines[across:])
+    summary = lines[lines.index("## Summary") : lines.index("## Verdicts and tolerances")]
+    assert not any("across" in line.lower() for line in summary)  # no verdicts to count
+    with pytest.raises(InvalidParameter, match="findings lacks"):
+        save_findings(findings.drop(columns="holds"), tmp_path / "results")
