@@ -420,6 +420,7 @@ WIN_AXES = {
     "load": "system loading (Shih's levels)",
     "sh": "speed heterogeneity SH",
     "bsbw": "jobs' bisection bandwidth (Mbps)",
+    "selection": "queue policy",
 }
 
 
@@ -463,10 +464,13 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
                 pct = 100 * cell["relative"]
                 text = f"{pct:+.0f} %" if abs(pct) >= 9.5 else f"{pct:+.1f} %"
                 text += "" if clear else "\ntie"
+                if "runner_up" in cell and pd.isna(cell["runner_up"]):
+                    text = "all\nidentical"
                 ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize="small")
         ax.set_xlim(0, len(col_levels))
         ax.set_ylim(len(row_levels), 0)
-        ax.set_xticks(np.arange(len(col_levels)) + 0.5, [f"{c:g}" for c in col_levels])
+        ax.set_xticks(np.arange(len(col_levels)) + 0.5,
+                      [f"{c:g}" if isinstance(c, float) else str(c) for c in col_levels])  # fmt: skip
         ax.set_yticks(np.arange(len(row_levels)) + 0.5, [str(r) for r in row_levels])
         ax.set(
             title=str(panel), xlabel=WIN_AXES.get(columns, columns), ylabel=WIN_AXES.get(rows, rows)

@@ -37,7 +37,7 @@ def test_a_missing_log_leaves_the_other_notebooks_running(tmp_path, monkeypatch)
     code = cli.reproduce([], {}, None)
     assert not stale.exists()
     assert code == 1  # notebook 04's real failure is an error after the report is written
-    assert [n[:2] for n in ran] == ["01", "03", "05"]
+    assert [n[:2] for n in ran] == ["01", "03", "05", "06"]
     report = (tmp_path / "REPORT.md").read_text()
     assert "not run" in report and "l_sdsc_sp2.swf.gz is not available locally" in report
     assert (tmp_path / "results" / "huang2006.csv").exists()
@@ -49,7 +49,7 @@ def _git_status() -> str:
 
 
 def test_every_notebook_runs_to_its_end_without_any_log(tmp_path):
-    """End to end, no log and no network (issue 25): ``reproduce`` runs all five
+    """End to end, no log and no network (issue 25): ``reproduce`` runs all six
     notebooks to their last cell and succeeds; the sections that need the SDSC, CTC, ANL
     or DAS-2 logs (notebooks 01 and 02) say ``not run`` naming the log and how to get it,
     the report is written, and the checkout is left as it was: no committed figure is
@@ -65,12 +65,12 @@ def test_every_notebook_runs_to_its_end_without_any_log(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " not run: " not in proc.stdout and "failed" not in proc.stdout  # every one ran
     executed = sorted((tmp_path / "build" / "notebooks").glob("*.ipynb"))
-    assert [p.name[:2] for p in executed] == ["01", "02", "03", "04", "05"]
+    assert [p.name[:2] for p in executed] == ["01", "02", "03", "04", "05", "06"]
     for path in executed:  # papermill marks a notebook that stopped in a cell
         assert '"ename"' not in path.read_text(), path.name
     report = (tmp_path / "build" / "REPORT.md").read_text()
     sections = [line for line in report.splitlines() if line.startswith("## ")]
-    assert len(sections) == 7, sections  # summary, tolerances, then one per paper
+    assert len(sections) == 8, sections  # summary, tolerances, one per paper, across papers
     for log in ("SDSC-SP2-1998-4.2-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"):
         assert f"log missing: {log} is not available locally; download it from" in report, log
     for item in ("Table 1", "Table 2", "Table 9", "Tables 5-9", "Table 4", "Fig. 7"):

@@ -43,7 +43,9 @@ def paired_table(runs: pd.DataFrame, metric: str, baseline: str) -> pd.DataFrame
         verdict=table["verdict"].map({"better": f"better than {baseline}",
                                       "worse": f"worse than {baseline}"}).fillna("within noise"),
     )  # fmt: skip
-    return table[list(COLUMNS)].rename(columns=COLUMNS)
+    unit = " (s)" if METRICS[metric].endswith("(s)") else ""
+    names = dict(COLUMNS, diff=f"mean paired difference{unit}", ci=f"95 % half-width{unit}")
+    return table[list(COLUMNS)].rename(columns=names)
 
 
 def _levels(runs: pd.DataFrame, column: str) -> list:

@@ -283,3 +283,30 @@ def test_every_carried_claim_names_methods_of_the_suite():
 def test_carried_claims_refuse_bad_input(runs, claims, field):
     with pytest.raises(InvalidParameter, match=field):
         carried_claims(runs, claims)
+
+
+def test_methods_with_the_same_schedule_share_the_win():
+    runs = _runs({"A": [-10.0, -12.0, -9.0, -11.0], "C": [-10.0, -12.0, -9.0, -11.0]},
+                 [100.0, 300.0, 500.0, 700.0])  # fmt: skip
+    wins = win_map(runs, "att").iloc[0]
+    assert (wins["winner"], wins["runner_up"], bool(wins["clear"])) == ("A = C", "B", True)
+    alike = win_map(_runs({"A": [0.0, 0.0]}, [1.0, 2.0]), "att").iloc[0]
+    assert alike["winner"] == "A = B" and alike["runner_up"] is None and not alike["clear"]
+
+
+def test_the_explorers_table_says_what_and_in_which_unit():
+    from hpcmodels.explorers.across import paired_table
+
+    runs = _runs({"A": [-10.0, -12.0, -9.0, -11.0]}, [100.0, 300.0, 500.0, 700.0])
+    table = paired_table(runs, "att", "B")
+    assert list(table.columns) == [
+        "workload", "load", "SH", "BSBW (Mbps)", "method", "difference (%)",
+        "mean paired difference (s)", "95 % half-width (s)", "replicates won", "replicates",
+        "verdict",
+    ]  # fmt: skip
+    row = table.iloc[0]
+    assert (row["difference (%)"], row["verdict"]) == (-2.6, "better than B")
+    slowdown = paired_table(
+        runs.assign(mean_bounded_slowdown=runs["att"]), "mean_bounded_slowdown", "B"
+    )
+    assert "mean paired difference" in slowdown.columns

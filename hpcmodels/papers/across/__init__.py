@@ -2,10 +2,45 @@
 (:mod:`.ground`: one system, two workloads), run on common random numbers and compared
 by paired differences (:mod:`.methods`)."""
 
-from .ground import SIZES, WORKLOADS, ground_clusters, ground_jobs
-from .methods import METHODS, METRICS, MODEL_OUTSIDE, SELECTIONS, Method, run_method
+from .compare import (
+    QUICK_JOBS,
+    QUICK_REPLICATES,
+    ground_point,
+    ground_runs,
+    paired_differences,
+    win_map,
+)
+from .findings import CLAIMS, CarriedClaim, carried_claims
+from .ground import SIZES, WORKLOADS, available_workloads, ground_clusters, ground_jobs
+from .methods import (
+    GROUPS,
+    METHODS,
+    METRICS,
+    MODEL_OUTSIDE,
+    SELECTIONS,
+    Links,
+    Method,
+    methods_table,
+    run_method,
+)
+
+TITLE = "Across the papers: which method wins where"
 
 __all__ = [
+    "CLAIMS",
+    "GROUPS",
+    "Links",
+    "QUICK_JOBS",
+    "QUICK_REPLICATES",
+    "TITLE",
+    "available_workloads",
+    "CarriedClaim",
+    "carried_claims",
+    "ground_point",
+    "ground_runs",
+    "methods_table",
+    "paired_differences",
+    "win_map",
     "METHODS",
     "METRICS",
     "MODEL_OUTSIDE",

@@ -141,21 +141,31 @@ def win_map(runs: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Per setting and selection: the method of lowest mean ``metric`` (the winner), the
     runner-up, the paired difference between them (winner minus runner-up, with its 95
     % half-width and relative size) and whether the win is clear (the interval excludes
-    zero) or a tie within noise."""
+    zero) or a tie within noise. Methods whose runs give the same value on every
+    replicate (the same schedule, e.g. allocators that only break ties under
+    conservative backfilling) share the win: ``winner`` joins their names with " = ",
+    and the runner-up is the best method that differs (none, and no clear win, when
+    all are identical)."""
     metric = _metric(metric)
     check_frame("runs", runs, [*SETTING, "selection", "replicate", "method", metric])
     rows = []
     for key, group in runs.groupby([*SETTING, "selection"], sort=False):
-        means = group.groupby("method", sort=False)[metric].mean().sort_values()
-        if len(means) < 2:
+        wide = group.pivot(index="replicate", columns="method", values=metric)
+        if wide.shape[1] < 2:
             raise InvalidParameter("a win map needs at least two methods per setting")
-        winner, second = means.index[0], means.index[1]
-        pair = _paired(group, metric, winner, second)
+        order = wide.mean().sort_values().index
+        top = wide[order[0]]
+        same = [m for m in order if wide[m].equals(top)]
+        others = [m for m in order if m not in same]
+        row = dict(zip([*SETTING, "selection"], key, strict=True), winner=" = ".join(sorted(same)))
+        if not others:
+            rows.append(dict(row, runner_up=None, margin=0.0, ci=0.0, relative=0.0, clear=False))
+            continue
+        pair = _paired(group, metric, order[0], others[0])
         rows.append(
             dict(
-                zip([*SETTING, "selection"], key, strict=True),
-                winner=winner,
-                runner_up=second,
+                row,
+                runner_up=others[0],
                 margin=pair["diff"],
                 ci=pair["ci"],
                 relative=pair["relative"],

@@ -34,7 +34,7 @@ from ...multicluster import Cluster
 from ...workloads.transforms import scale_to_loading, speed_vectors
 from ..ensemble import runtime_scale
 from ..shih2013.published import LOADS
-from ..shih2013.workloads import workload_jobs
+from ..shih2013.workloads import _missing, workload_jobs
 
 SIZES = (128, 128, 128, 50, 8)
 WORKLOADS = {"SDSC SP2": "A2", "Lublin99": "D1"}
@@ -44,6 +44,14 @@ MODEL_JOBS = 50_000
 SPEED_SEED = 0
 ORIGIN_OF_QUEUE = {2: 0, 3: 1, 4: 2, 5: 3, 1: 4}
 """The SDSC SP2 log's queue -> the cluster of the same size (module docstring)."""
+
+
+def available_workloads(workloads=tuple(WORKLOADS)) -> tuple[list[str], dict[str, str]]:
+    """The ``workloads`` that can be built here, and why each other cannot (its missing
+    log, named, with where to get it): a notebook runs the first and says the second."""
+    names = [check_choice("workload", w, list(WORKLOADS)) for w in workloads]
+    missing = {w: why for w in names if (why := _missing(WORKLOADS[w], None, 0)) is not None}
+    return [w for w in names if w not in missing], missing
 
 
 def ground_clusters(sh: float, replicate: int) -> list[Cluster]:

@@ -172,3 +172,24 @@ def run_method(
     out["coallocated"] = float((result.jobs["cluster"] == -1).mean())
     out["seconds_per_job"] = seconds / len(jobs)
     return out
+
+
+def methods_table() -> pd.DataFrame:
+    """Every method: its group, kind, the paper that studies it and what it runs in the
+    engine (the policies, the dispatch fractions and order), for notebook 06's opening."""
+    rows = []
+    for name, m in METHODS.items():
+        if m.kind == "dispatcher":
+            runs = f"dispatch by {m.fractions} fractions, {m.order.replace('_', ' ')}; local queues"
+        else:
+            runs = m.allocation.replace("_", " ")
+            if m.coallocation:
+                runs += f" + co-allocation {m.coallocation.replace('_', ' ')}"
+            if m.selection:
+                runs += f"; own queue order: {m.selection.replace('_', ' ')}"
+        outside = (
+            "M/M/m fractions on parallel jobs (outside the model)" if name in MODEL_OUTSIDE else ""
+        )
+        rows.append(dict(method=name, group=m.group, kind=m.kind, paper=m.paper, runs=runs,
+                         note=outside))  # fmt: skip
+    return pd.DataFrame(rows)

@@ -1,0 +1,82 @@
+"""Notebook 06's explorer in a real browser (Voilà + headless chromium): the page shows
+the win map and the paired table of the runs; choosing the co-allocation group redraws
+both, and the table's numbers are the package's paired differences of those runs."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+from browser import SCREENSHOTS, assert_real_charts, launch, voila_app
+from playwright.sync_api import sync_playwright
+
+from hpcmodels.explorers.across import paired_table
+from hpcmodels.papers.across import ground_runs
+
+SETUP = """
+import pandas as pd
+from hpcmodels.papers.across import ground_runs
+from hpcmodels.explorers import across_explorer
+common = dict(workloads=("Lublin99",), loads=("low", "high"), replicates=3, n_jobs=300,
+              progress=False, client="serial")
+allocation = ground_runs(shs=(0.0, 0.2), methods=("Best Fit", "TLA", "First Fit"), **common)
+coallocation = ground_runs(shs=(0.1,), bsbws=(200.0, 800.0), selections=("FPFS",),
+                           methods=("Migration Only", "B3", "A1"), **common)
+runs = pd.concat([allocation, coallocation], ignore_index=True)
+"""
+
+
+def _runs() -> tuple[pd.DataFrame, pd.DataFrame]:
+    common = dict(workloads=("Lublin99",), loads=("low", "high"), replicates=3, n_jobs=300,
+                  progress=False, client="serial")  # fmt: skip
+    allocation = ground_runs(shs=(0.0, 0.2), methods=("Best Fit", "TLA", "First Fit"), **common)
+    coallocation = ground_runs(shs=(0.1,), bsbws=(200.0, 800.0), selections=("FPFS",),
+                               methods=("Migration Only", "B3", "A1"), **common)  # fmt: skip
+    return allocation, coallocation
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    with voila_app(tmp_path_factory.mktemp("voila"), [SETUP, "across_explorer(runs)"],
+                   "across.ipynb") as url:  # fmt: skip
+        yield url
+
+
+def _table(page) -> list[list[str]]:
+    return page.locator("table").last.evaluate(
+        "t => [...t.tBodies[0].rows].map(r => [...r.querySelectorAll('td')]"
+        ".map(c => c.innerText.trim()))"
+    )
+
+
+def test_the_group_choice_redraws_the_map_and_the_paired_table(app):
+    allocation, coallocation = _runs()
+    first = paired_table(allocation, "att", "Best Fit")
+    second = paired_table(coallocation[coallocation["bsbw"] == 200.0], "att", "Migration Only")
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1500, "height": 1600})
+        page.goto(app, timeout=300_000)  # Voila runs every cell first
+        page.get_by_text("3 paired replicates per cell").wait_for(timeout=120_000)
+        assert_real_charts(page, 1)
+        rows = _table(page)
+        assert len(rows) == len(first)
+        assert [r[4] for r in rows] == first["method"].tolist()
+        assert [float(r[5]) for r in rows] == first["difference (%)"].tolist()
+
+        page.locator(".widget-dropdown", has_text="methods of").locator("select").select_option(
+            "co-allocation"
+        )
+        deadline = time.monotonic() + 60
+        while [r[4] for r in _table(page)] != second["method"].tolist():
+            assert time.monotonic() < deadline, "the table did not switch to the co-allocators"
+            time.sleep(0.3)
+        rows = _table(page)
+        assert [float(r[5]) for r in rows] == second["difference (%)"].tolist()
+        assert all(r[10] in ("better than Migration Only", "worse than Migration Only",
+                             "within noise") for r in rows)  # fmt: skip
+        assert_real_charts(page, 1)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / "across_explorer.png", full_page=True)
+        browser.close()
