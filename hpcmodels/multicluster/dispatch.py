@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..errors import InvalidParameter, check_choice, check_frame, check_int
+from ..errors import InvalidParameter, check_array, check_choice, check_frame, check_int
 from ..queueing import ort_allocation, weighted_allocation
 from .engine import Result, simulate
 from .metrics import compute_metrics
@@ -141,12 +141,12 @@ def dispatch(
     order = check_choice("order", order, DISPATCH_ORDERS)
     seed = check_int("seed", seed, minimum=0)
     cap, _ = cluster_arrays(cluster_list(clusters))
-    alpha = np.asarray(fractions, dtype=float) if not isinstance(fractions, str) else None
-    if alpha is None or alpha.shape != cap.shape or not np.all(np.isfinite(alpha)):
+    alpha = check_array("fractions", fractions, ndim=1, at_least=0)
+    if alpha.shape != cap.shape:
         raise InvalidParameter(
-            f"fractions must be {cap.size} finite numbers (one per cluster), got {fractions!r}"
+            f"fractions must be {cap.size} numbers (one per cluster), got {fractions!r}"
         )
-    if np.any(alpha < 0) or not abs(alpha.sum() - 1.0) <= 1e-9:
+    if not abs(alpha.sum() - 1.0) <= 1e-9:
         raise InvalidParameter(f"fractions must be >= 0 and sum to 1, got {alpha.tolist()}")
     procs = jobs["procs"].to_numpy()
     if len(jobs) and procs.max() > cap.max():

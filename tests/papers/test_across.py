@@ -12,10 +12,12 @@ import pytest
 from hpcmodels.bandwidth import SECTION6, run_point
 from hpcmodels.bandwidth.experiment import workload
 from hpcmodels.errors import InvalidParameter
+from hpcmodels.explorers.across import across_explorer
 from hpcmodels.multicluster import simulate
 from hpcmodels.papers.across import (
     METHODS,
     SIZES,
+    available_workloads,
     ground_clusters,
     ground_jobs,
     run_method,
@@ -209,6 +211,18 @@ def test_a_sweep_gives_every_method_at_every_replicate_on_the_same_jobs():
         ),
         (lambda: run_method("TLA", _tiny(), ground_clusters(0, 0), seed=-2), "seed"),
         (lambda: ground_runs(methods=("TLA", "SJF")), "method"),
+        (lambda: ground_point("Lublin99", "low", float("inf"), 0, n_jobs=100), "sh"),
+        (lambda: available_workloads(("SDSC SP2", "CTC")), "workload"),
+        (lambda: Links(bsbw=float("nan")), "bsbw"),
+        (lambda: Links(chunk=1.5), "chunk"),
+        (lambda: Links(link_mbps="fast"), "link_mbps"),
+        (lambda: across_explorer("runs.csv"), "runs must be a pandas DataFrame"),
+        (
+            lambda: across_explorer(
+                _runs({}, [1.0, 2.0]).iloc[:0].assign(mean_bounded_slowdown=[], mean_wait=[])
+            ),
+            "runs is empty",
+        ),  # fmt: skip
     ],
 )
 def test_bad_input_is_refused_naming_the_field(call, field):

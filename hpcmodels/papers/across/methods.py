@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ...bandwidth import SECTION6
 from ...errors import InvalidParameter, check_choice, check_int, check_real
 from ...multicluster import simulate
 from ...multicluster.dispatch import dispatch, queueing_fractions, simulate_dispatched
@@ -67,10 +68,13 @@ class Links:
     ``chunk`` and the jobs' computation fraction ``compute_fraction`` (K)."""
 
     bsbw: float = 500.0
-    link_mbps: float = 1000.0
+    link_mbps: float = SECTION6.link_mbps
     lslt: float = 1.0
     chunk: float = 0.8
-    compute_fraction: float = 0.7
+    compute_fraction: float = SECTION6.compute_fraction
+
+    def __post_init__(self) -> None:
+        self.network()  # Network's checks, naming the field, at construction
 
     def network(self) -> Network:
         return Network(bsbw=self.bsbw, link_mbps=self.link_mbps, lslt=self.lslt,
