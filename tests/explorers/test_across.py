@@ -8,7 +8,7 @@ import time
 
 import pandas as pd
 import pytest
-from browser import SCREENSHOTS, assert_real_charts, launch, voila_app
+from browser import SCREENSHOTS, assert_real_charts, charts, launch, real_drawing, voila_app
 from playwright.sync_api import sync_playwright
 
 from hpcmodels.explorers.across import paired_table
@@ -79,4 +79,74 @@ def test_the_group_choice_redraws_the_map_and_the_paired_table(app):
         assert_real_charts(page, 1)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SCREENSHOTS / "across_explorer.png", full_page=True)
+        browser.close()
+
+
+def _select(page, label: str, value) -> None:
+    page.locator(".widget-dropdown", has_text=label).locator("select").select_option(value)
+
+
+def _settle(page, expected: pd.DataFrame, what: str, columns=(4, 5)) -> list[list[str]]:
+    """Wait until the table shows ``expected``'s methods and differences (columns 4, 5)."""
+    want = [[m, f"{d:g}"] for m, d in zip(expected["method"], expected["difference (%)"],
+                                          strict=True)]  # fmt: skip
+    deadline = time.monotonic() + 60
+    while True:
+        rows = _table(page)
+        seen = [[r[columns[0]], f"{float(r[columns[1]]):g}"] for r in rows]
+        if seen == want:
+            return rows
+        assert time.monotonic() < deadline, f"{what}: the table shows {seen}, not {want}"
+        time.sleep(0.3)
+
+
+def _new_chart(page, before: bytes, what: str) -> bytes:
+    deadline = time.monotonic() + 60
+    while True:
+        found = charts(page)
+        if len(found) == 1 and found[0] != before and real_drawing(found[0]):
+            return found[0]
+        assert time.monotonic() < deadline, f"{what}: the map was not redrawn"
+        time.sleep(0.3)
+
+
+def test_metric_axes_methods_and_baseline_each_redraw_the_map_and_table(app):
+    """Each control in turn, on the allocation group: the table becomes the package's
+    paired differences of the runs it now selects, and the map is drawn anew."""
+    allocation, _ = _runs()
+    slowdown = "mean_bounded_slowdown"
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1500, "height": 1600})
+        page.goto(app, timeout=300_000)
+        page.get_by_text("3 paired replicates per cell").wait_for(timeout=120_000)
+        assert_real_charts(page, 1)
+        chart = charts(page)[0]
+
+        _select(page, "metric", "mean bounded slowdown")
+        _settle(page, paired_table(allocation, slowdown, "Best Fit"), "metric")
+        chart = _new_chart(page, chart, "metric")
+
+        _select(page, "baseline", "TLA")
+        rows = _settle(page, paired_table(allocation, slowdown, "TLA"), "baseline")
+        assert {r[10] for r in rows} <= {"better than TLA", "worse than TLA", "within noise"}
+
+        _select(page, "map axes", "load x BSBW")  # the third setting is now SH: 0 first
+        at_zero = allocation[allocation["sh"] == 0.0]
+        _settle(page, paired_table(at_zero, slowdown, "TLA"), "axes")
+        assert {float(r[2]) for r in _table(page)} == {0.0}
+        chart = _new_chart(page, chart, "axes")
+        _select(page, "at SH", "0.2")
+        at_02 = allocation[allocation["sh"] == 0.2]
+        _settle(page, paired_table(at_02, slowdown, "TLA"), "the level of SH")
+        chart = _new_chart(page, chart, "the level of SH")
+
+        page.locator(".widget-select-multiple select").select_option(["TLA", "First Fit"])
+        two = at_02[at_02["method"].isin(["TLA", "First Fit"])]
+        rows = _settle(page, paired_table(two, slowdown, "TLA"), "methods")
+        assert [r[4] for r in rows] == ["First Fit"] * 2  # one row per load
+        _new_chart(page, chart, "methods")
+
+        page.locator(".widget-select-multiple select").select_option(["First Fit"])
+        page.get_by_text("choose at least two methods").wait_for(timeout=60_000)
         browser.close()
