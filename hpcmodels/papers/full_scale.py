@@ -32,4 +32,7 @@ FULL_SCALE: dict[str, dict] = {
     },
     # Filippopoulos & Karatza, Section 6: 2,000,000 completions per run; 60 runs per point
     "filippopoulos": {"completions": 2_000_000, "replications": 60},
+    # notebook 06 (no paper): the whole SDSC SP2 log (54,034 jobs) and 50,000-job Lublin99
+    # streams, as its store (more jobs than either holds: all of them)
+    "across": {"n_jobs": 100_000},
 }

@@ -444,8 +444,11 @@ def save_findings(findings: pd.DataFrame, results_dir: str | Path, name: str = "
     return path
 
 
-def _findings_section(results_dir: Path, report_dir: Path) -> list[str]:
-    """The report's "Across papers" section, from the saved findings (none: no section)."""
+def _findings_section(
+    results_dir: Path, report_dir: Path, store_dir: str | Path | None = None
+) -> list[str]:
+    """The report's "Across papers" section, from the saved findings (none: no section),
+    then the same findings on notebook 06's full-scale store when it exists."""
     paths = sorted(results_dir.glob(f"*{FINDINGS_SUFFIX}"))
     if not paths:
         return []
@@ -466,7 +469,29 @@ def _findings_section(results_dir: Path, report_dir: Path) -> list[str]:
             parts += [f"Notebook and figures: {links}.", ""]
         frame = pd.read_csv(path)
         parts += [_markdown_table(frame.astype(object)), ""]
-    return parts
+    return parts + _full_findings(store_dir)
+
+
+def _full_findings(store_dir: Path | None) -> list[str]:
+    """Notebook 06's findings judged on its full-scale store (none before it is computed)."""
+    from .across import ensemble_findings
+    from .store import read_provenance, read_store
+
+    store = read_store("across", store_dir)
+    if store is None:
+        return []
+    info = read_provenance("across", store_dir) or {}
+    runs = sum(s["points"] for s in info.get("sweeps", []))
+    seconds = sum(s["wall_seconds"] for s in info.get("sweeps", []))
+    findings = ensemble_findings(store)
+    return [
+        f"At full scale (`results/across.parquet`: the whole SDSC SP2 log and 50,000-job "
+        f"Lublin99 streams, {int(store['replicate'].nunique())} paired replicates per "
+        f"setting; {runs} points in {seconds:.0f} s, commit {info.get('commit', '?')[:12]}):",
+        "",
+        _markdown_table(findings[FINDING_COLUMNS].astype(object)),
+        "",
+    ]
 
 
 def _read_results(path: Path) -> pd.DataFrame:
@@ -589,7 +614,7 @@ def write_report(
                 "",
             ]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
-    parts += _findings_section(Path(results_dir), report.parent)
+    parts += _findings_section(Path(results_dir), report.parent, store_dir)
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")
     return report

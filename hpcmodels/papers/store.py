@@ -54,7 +54,7 @@ __all__ = [
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
 STORE_COLUMNS = ("item", "replicate", "value")
-PAPERS = ("shih2013", "huang2006", "he2006", "jones2005", "filippopoulos")
+PAPERS = ("shih2013", "huang2006", "he2006", "jones2005", "filippopoulos", "across")
 
 
 def _module(paper: str):

@@ -14,7 +14,9 @@ from hpcmodels.bandwidth.experiment import workload
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.explorers.across import across_explorer
 from hpcmodels.multicluster import simulate
+from hpcmodels.papers import store as paper_store
 from hpcmodels.papers.across import (
+    GROUPS,
     METHODS,
     SIZES,
     available_workloads,
@@ -22,6 +24,7 @@ from hpcmodels.papers.across import (
     ground_jobs,
     run_method,
 )
+from hpcmodels.papers.across import ensemble as full
 from hpcmodels.papers.across.compare import ground_point, ground_runs, paired_differences, win_map
 from hpcmodels.papers.across.findings import CLAIMS, CarriedClaim, carried_claims
 from hpcmodels.papers.across.methods import Links
@@ -324,3 +327,70 @@ def test_the_explorers_table_says_what_and_in_which_unit():
         runs.assign(mean_bounded_slowdown=runs["att"]), "mean_bounded_slowdown", "B"
     )
     assert "mean paired difference" in slowdown.columns
+
+
+# ---- full scale: the store's points (hpcmodels.papers.across.ensemble) ----
+
+CHEAP = dict(sweep="co-allocation", workload="Lublin99", load="low", sh=0.1, bsbw=200.0,
+             selection="FCFS")  # fmt: skip
+
+
+def test_the_full_sweeps_are_the_notebooks_at_every_load_ten_replicates():
+    points = full.ensemble_points()
+    # 2 workloads x 3 loads x (3 SH + 2 backfilling selections + 3 BSBW x 2 selections) x 10
+    assert len(points) == 2 * 3 * (3 + 2 + 6) * 10 == 660
+    assert len({tuple(sorted(p.items())) for p in points}) == len(points)
+    assert {p["replicate"] for p in points} == set(range(full.FULL_REPLICATES))
+    assert set(full.SWEEPS["allocation"].methods) == set(GROUPS["allocation"])
+    assert set(full.SWEEPS["co-allocation"].methods) == set(GROUPS["co-allocation"])
+    assert "across" in paper_store.ensemble_papers()
+
+
+def test_a_stored_point_is_every_methods_whole_run_at_its_setting_without_timings():
+    point = dict(CHEAP, replicate=1)
+    items = full.ensemble_point(**point)
+    run = ground_point("Lublin99", "low", 0.1, 1, "FCFS", full.SWEEPS["co-allocation"].methods,
+                       None, 200.0)  # fmt: skip
+    prefix = "Lublin99 | low | SH 0.1 | BSBW 200 | FCFS | "
+    expected = {prefix + k: v for k, v in run.items() if not k.endswith("seconds_per_job")}
+    assert items == expected
+    assert len(items) == len(full.SWEEPS["co-allocation"].methods) * len(full.STORED)
+
+
+def test_the_stored_runs_read_back_as_the_runs_and_give_findings():
+    points = [dict(CHEAP, replicate=r) for r in range(3)]
+    results = [full.ensemble_point(**p) for p in points]
+    frame = paper_store._rows(points, results)
+    runs = full.ensemble_runs(frame)
+    assert len(runs) == 3 * len(full.SWEEPS["co-allocation"].methods)
+    row = runs[(runs["replicate"] == 2) & (runs["method"] == "B3")].iloc[0]
+    assert row["att"] == results[2]["Lublin99 | low | SH 0.1 | BSBW 200 | FCFS | B3 | att"]
+    assert row[["workload", "load", "sh", "bsbw", "selection"]].tolist() == [
+        "Lublin99", "low", 0.1, 200.0, "FCFS"]  # fmt: skip
+    findings = full.ensemble_findings(frame)
+    assert set(findings["claim"]) >= {c.claim for c in CLAIMS if c.selection == "FCFS"
+                                      and {c.better, c.worse} <= set(runs["method"])}  # fmt: skip
+    assert (findings["replicates"] == 3).all()
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: full.ensemble_runs([1, 2]), "store"),
+        (lambda: full.ensemble_runs(pd.DataFrame({"item": []})), "store"),
+        (lambda: full.ensemble_point(**dict(CHEAP, sweep="nope"), replicate=0), "sweep"),
+        (lambda: full.ensemble_point(**dict(CHEAP, load="huge"), replicate=0), "load"),
+        (lambda: full.ensemble_point(**dict(CHEAP, sh=float("nan")), replicate=0), "sh"),
+    ],
+)
+def test_full_scale_bad_input_names_the_field(call, field):
+    with pytest.raises(InvalidParameter, match=field):
+        call()
+
+
+def test_a_store_of_foreign_items_is_refused():
+    frame = paper_store._rows([dict(CHEAP, replicate=0)], [{"no separators": 1.0}])
+    with pytest.raises(InvalidParameter, match="store has items"):
+        full.ensemble_runs(frame)
+    with pytest.raises(InvalidParameter, match="store is empty"):
+        full.ensemble_runs(frame.iloc[:0])

@@ -1,6 +1,6 @@
 """Notebook 06, across the papers: the methods of the five papers on one common ground
 (:mod:`.ground`: one system, two workloads), run on common random numbers and compared
-by paired differences (:mod:`.methods`)."""
+by paired differences (:mod:`.methods`); at full scale in the store (:mod:`.ensemble`)."""
 
 from .compare import (
     QUICK_JOBS,
@@ -9,6 +9,15 @@ from .compare import (
     ground_runs,
     paired_differences,
     win_map,
+)
+from .ensemble import (
+    FULL_REPLICATES,
+    SWEEPS,
+    ensemble_cost,
+    ensemble_findings,
+    ensemble_point,
+    ensemble_points,
+    ensemble_runs,
 )
 from .findings import CLAIMS, CarriedClaim, carried_claims
 from .ground import SIZES, WORKLOADS, available_workloads, ground_clusters, ground_jobs
@@ -27,6 +36,13 @@ from .methods import (
 TITLE = "Across the papers: which method wins where"
 
 __all__ = [
+    "FULL_REPLICATES",
+    "SWEEPS",
+    "ensemble_cost",
+    "ensemble_findings",
+    "ensemble_point",
+    "ensemble_points",
+    "ensemble_runs",
     "CLAIMS",
     "GROUPS",
     "Links",
