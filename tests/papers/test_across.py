@@ -20,6 +20,7 @@ from hpcmodels.papers.across import (
     METHODS,
     SIZES,
     available_workloads,
+    decision,
     ground_clusters,
     ground_jobs,
     run_method,
@@ -29,9 +30,12 @@ from hpcmodels.papers.across.compare import ground_point, ground_runs, paired_di
 from hpcmodels.papers.across.findings import CLAIMS, CarriedClaim, carried_claims
 from hpcmodels.papers.across.methods import Links
 from hpcmodels.papers.ensemble import runtime_scale
+from hpcmodels.papers.filippopoulos.model import model as fk_model
+from hpcmodels.papers.filippopoulos.policies import EXPERIMENT_STEPS
 from hpcmodels.papers.huang2006.published import GRID
 from hpcmodels.papers.huang2006.simulation import simulate_run
 from hpcmodels.papers.huang2006.workload import _completed_jobs
+from hpcmodels.papers.report import FINDING_COLUMNS
 from hpcmodels.papers.shih2013.published import LOADS
 from hpcmodels.papers.shih2013.section4 import configuration_point
 from hpcmodels.papers.shih2013.workloads import _jobs, workload_jobs
@@ -394,3 +398,71 @@ def test_a_store_of_foreign_items_is_refused():
         full.ensemble_runs(frame)
     with pytest.raises(InvalidParameter, match="store is empty"):
         full.ensemble_runs(frame.iloc[:0])
+
+
+# ---- Filippopoulos & Karatza's decision in its own model (decision.py) ----
+
+
+def test_each_rule_is_a_policy_of_the_mdp_and_the_non_preemptive_ones_leave_cluster_2_alone():
+    mdp = fk_model(12)
+    rules = decision.decision_rules(mdp)
+    assert list(rules) == list(decision.RULES)
+    q1, q2, g, x1, x2, x11 = mdp.states.T
+    for actions in rules.values():
+        mdp.check_policy(actions)  # 1 only where co-allocation is allowed
+    optimal = rules["optimal (MDP)"].astype(bool)
+    kept = rules["optimal, no pre-emption"].astype(bool)
+    assert (kept == (optimal & (q2 == 0))).all() and (q2[optimal] > 0).any()
+    split = rules["split when it fits"].astype(bool)
+    assert (split == (mdp.can_coallocate & (x1 == 1) & (q2 == 0))).all()
+    assert not rules["never (No Share)"].any()
+
+
+def test_the_mdps_prediction_is_what_its_truncated_chain_simulates():
+    steps = EXPERIMENT_STEPS[:1]
+    runs = decision.decision_runs(steps, completions=40_000, replications=4, truncation=12)
+    costs = decision.decision_costs(runs)
+    assert list(costs["rule"]) == list(decision.RULES)
+    gap = (costs["simulated"] - costs["exact"]).abs()
+    assert (gap <= 4 * costs["ci"]).all(), costs
+    assert costs.loc[costs["rule"] == "optimal (MDP)", "vs_optimal"].item() == 0.0
+
+
+def _synthetic(effect: float) -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    rows = []
+    for experiment in ("a", "b"):
+        for r in range(6):
+            common = 10 + rng.normal()
+            for rule in decision.RULES:
+                cost = common + (effect if rule == "split when it fits" else 0.0)
+                rows.append(dict(experiment=experiment, rule=rule, replication=r,
+                                 average_cost=cost + 1e-3 * rng.normal(), exact=10.0))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_decision_findings_count_where_the_optimum_wins_on_paired_runs():
+    findings = decision.decision_findings(_synthetic(1.0)).set_index("better")
+    assert findings.loc["optimal (MDP)", ["holds", "within_noise", "reversed"]].tolist() == [
+        2,
+        0,
+        0,
+    ]
+    tie = decision.decision_findings(_synthetic(0.0)).set_index("better")
+    assert tie.loc["optimal (MDP)", "within_noise"] == 2
+    assert "holds at 0 of 2 experiments" in tie.loc["optimal (MDP)", "finding"]
+    assert set(findings.columns) >= set(FINDING_COLUMNS)
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: decision.decision_findings(pd.DataFrame({"rule": []})), "runs"),
+        (lambda: decision.decision_costs("runs"), "runs"),
+        (lambda: decision.decision_runs(completions=0), "completions"),
+        (lambda: decision.decision_runs(replications=1), "replications"),
+    ],
+)
+def test_decision_bad_input_names_the_field(call, field):
+    with pytest.raises(InvalidParameter, match=field):
+        call()

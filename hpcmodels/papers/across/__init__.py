@@ -1,6 +1,7 @@
 """Notebook 06, across the papers: the methods of the five papers on one common ground
 (:mod:`.ground`: one system, two workloads), run on common random numbers and compared
-by paired differences (:mod:`.methods`); at full scale in the store (:mod:`.ensemble`)."""
+by paired differences (:mod:`.methods`); at full scale in the store (:mod:`.ensemble`); Filippopoulos & Karatza's decision
+in its own model (:mod:`.decision`)."""
 
 from .compare import (
     QUICK_JOBS,
@@ -9,6 +10,14 @@ from .compare import (
     ground_runs,
     paired_differences,
     win_map,
+)
+from .decision import (
+    DECISION_CLAIMS,
+    RULES,
+    decision_costs,
+    decision_findings,
+    decision_rules,
+    decision_runs,
 )
 from .ensemble import (
     FULL_REPLICATES,
@@ -36,6 +45,12 @@ from .methods import (
 TITLE = "Across the papers: which method wins where"
 
 __all__ = [
+    "DECISION_CLAIMS",
+    "RULES",
+    "decision_costs",
+    "decision_findings",
+    "decision_rules",
+    "decision_runs",
     "FULL_REPLICATES",
     "SWEEPS",
     "ensemble_cost",

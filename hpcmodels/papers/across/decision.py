@@ -1,0 +1,185 @@
+"""Filippopoulos & Karatza's optimal co-allocation decision beside the rules the other
+papers' co-allocators follow, on the MDP's own two-cluster system.
+
+The MDP's system (:mod:`hpcmodels.mdp.model`): cluster 1 of two nodes and cluster 2 of
+one, each with its own FCFS queue; a 2-component job of queue 1 may be co-allocated on
+one node of cluster 1 and the node of cluster 2, *pre-empting* cluster 2's job, and is
+then served at rate ``mu3``. The engine serves one global queue and never pre-empts, so
+this comparison is made in the MDP's model, not in the engine: each rule is a
+stationary policy on the MDP's states, and its long-run average cost
+``E[c1 (q1 + x1 + x2 + x11) + c2 q2]`` is computed exactly on the truncated chain
+(:meth:`~hpcmodels.mdp.model.CoallocationMDP.average_cost`: the MDP's own prediction)
+and simulated on the same truncated chain (:func:`~hpcmodels.mdp.simulate.simulate_policy`
+with ``truncated=True``, as notebook 05's store; paired: every rule runs on the same
+streams), so the two must agree within the simulation's interval. (Untruncated, the
+system grows without bound under several rules at these loads, and a policy solved on
+the truncated chain says nothing past it.)
+
+Rules (:data:`RULES`):
+
+* ``optimal (MDP)``: the solved policy (:func:`~hpcmodels.mdp.solve.solve`).
+* ``optimal, no pre-emption``: the optimal rule kept only where cluster 2 is idle
+  (``q2 = 0``): the part of it a non-pre-emptive scheduler can carry out. The gap to
+  the optimum is what pre-emption is worth.
+* ``split when it fits``: co-allocate the head job exactly when it does not fit on
+  cluster 1 alone (one node free) and cluster 2 is idle. On two clusters this is what
+  Huang & Chang's heuristics (every order gives the same split) and Jones's First-Fit do;
+  Jones's A1 and B modules read link loads that this model does not have.
+* ``F&K heuristic``: the paper's Section 6 rule ``p c1 q1 > c2 q2`` with ``x1 = 1``
+  (:func:`hpcmodels.papers.filippopoulos.model.heuristic_actions`), which pre-empts.
+* ``never (No Share)``: no co-allocation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...errors import check_frame, check_int
+from ...mdp import CoallocationMDP, solve
+from ...mdp.simulate import simulate_policy
+from ...stats import t_interval
+from ..filippopoulos.model import heuristic_actions, model
+from ..filippopoulos.policies import EXPERIMENT_STEPS
+
+__all__ = [
+    "DECISION_CLAIMS",
+    "RULES",
+    "decision_costs",
+    "decision_findings",
+    "decision_rules",
+    "decision_runs",
+]
+
+RULES = (
+    "optimal (MDP)",
+    "optimal, no pre-emption",
+    "split when it fits",
+    "F&K heuristic",
+    "never (No Share)",
+)
+QUICK_COMPLETIONS = 200_000
+QUICK_REPLICATIONS = 10
+
+
+def decision_rules(mdp: CoallocationMDP) -> dict[str, np.ndarray]:
+    """Each rule of :data:`RULES` as one action per state of ``mdp`` (module docstring)."""
+    q1, q2, _, x1, _, _ = mdp.states.T
+    optimal = solve(mdp).policy.astype(np.int8)
+    idle = q2 == 0
+    return {
+        "optimal (MDP)": optimal,
+        "optimal, no pre-emption": (optimal.astype(bool) & idle).astype(np.int8),
+        "split when it fits": (mdp.can_coallocate & (x1 == 1) & idle).astype(np.int8),
+        "F&K heuristic": heuristic_actions(mdp),
+        "never (No Share)": np.zeros(mdp.n_states, np.int8),
+    }
+
+
+def decision_runs(
+    experiments=EXPERIMENT_STEPS,
+    *,
+    completions: int = QUICK_COMPLETIONS,
+    replications: int = QUICK_REPLICATIONS,
+    truncation: int = 30,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Every rule at each ``(name, parameters)`` of ``experiments`` (default: notebook
+    05's four, Fig. 2's experiment to Figs. 3-4's one parameter at a time): one row per
+    replication with the simulated average cost (``replications`` runs of ``completions``
+    completions on the chain truncated at ``truncation``, stream ``r`` of
+    ``SeedSequence(seed)`` for every rule), the exact cost and how many states
+    co-allocate."""
+    completions = check_int("completions", completions, minimum=1)
+    replications = check_int("replications", replications, minimum=2)
+    rows = []
+    for name, params in experiments:
+        mdp = model(truncation, **params)
+        for rule, actions in decision_rules(mdp).items():
+            runs = simulate_policy(
+                mdp,
+                actions,
+                completions=completions,
+                replications=replications,
+                seed=seed,
+                truncated=True,
+            )
+            exact = mdp.average_cost(actions)
+            for r, cost in zip(runs["replication"], runs["average_cost"], strict=True):
+                rows.append(dict(experiment=name, rule=rule, replication=int(r),
+                                 average_cost=float(cost), exact=exact,
+                                 coallocating_states=int(actions.sum())))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _paired(runs: pd.DataFrame, rule: str, baseline: str) -> pd.DataFrame:
+    wide = runs.pivot_table(index=["experiment", "replication"], columns="rule",
+                            values="average_cost", sort=False)  # fmt: skip
+    rows = []
+    for experiment, group in wide.groupby(level=0, sort=False):
+        d = (group[rule] - group[baseline]).to_numpy()
+        mean, half = t_interval(d)
+        rows.append(dict(experiment=experiment, diff=mean, ci=half,
+                         relative=mean / group[baseline].mean(),
+                         verdict="better" if mean + half < 0 else "worse" if mean - half > 0
+                         else "no difference"))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def decision_costs(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per experiment and rule of ``runs`` (:func:`decision_runs`): the exact average
+    cost (the MDP's prediction), the simulated one with its 95 % half-width, and the
+    paired difference to the optimal rule (half-width, relative to the optimum)."""
+    check_frame("runs", runs, ["experiment", "rule", "replication", "average_cost", "exact"])
+    rows = []
+    for (experiment, rule), group in runs.groupby(["experiment", "rule"], sort=False):
+        mean, half = t_interval(group["average_cost"].to_numpy())
+        rows.append(dict(experiment=experiment, rule=rule, exact=group["exact"].iloc[0],
+                         simulated=mean, ci=half))  # fmt: skip
+    table = pd.DataFrame(rows)
+    for rule in RULES:
+        gap = _paired(runs, rule, "optimal (MDP)") if rule != "optimal (MDP)" else None
+        if gap is None:
+            continue
+        mine = table["rule"] == rule
+        table.loc[mine, "vs_optimal"] = gap["diff"].to_numpy()
+        table.loc[mine, "vs_optimal_ci"] = gap["ci"].to_numpy()
+        table.loc[mine, "relative"] = gap["relative"].to_numpy()
+    return table.fillna({"vs_optimal": 0.0, "vs_optimal_ci": 0.0, "relative": 0.0})
+
+
+DECISION_CLAIMS = (
+    ("optimal (MDP)", "split when it fits",
+     "the optimal decision beats splitting a job whenever it fits (the other papers' rule)"),
+    ("optimal, no pre-emption", "split when it fits",
+     "without pre-emption, the optimal decision beats splitting whenever it fits"),
+)  # fmt: skip
+
+
+def decision_findings(runs: pd.DataFrame) -> pd.DataFrame:
+    """The decision's comparisons (:data:`DECISION_CLAIMS`) judged at every experiment
+    of ``runs`` by the paired 95 % rule, in the columns of
+    :func:`~.findings.carried_claims`: does the optimum beat the rule the engine's
+    co-allocators follow, and does it without pre-empting."""
+    check_frame("runs", runs, ["experiment", "rule", "replication", "average_cost"])
+    rows = []
+    for better, worse, claim in DECISION_CLAIMS:
+        table = _paired(runs, better, worse)
+        counts = table["verdict"].value_counts()
+        holds, reversed_ = int(counts.get("better", 0)), int(counts.get("worse", 0))
+        noise = len(table) - holds - reversed_
+        low, high = table["relative"].min(), table["relative"].max()
+        reps = int(runs["replication"].nunique())
+        sentence = (
+            f"Filippopoulos & Karatza (Sections 5-6, MDP model): {claim} [average cost]: "
+            f"holds at {holds} of {len(table)} experiments, within noise at {noise}, "
+            f"reversed at {reversed_}; paired difference {100 * low:+.1f} % to "
+            f"{100 * high:+.1f} % ({reps} paired runs each)"
+        )
+        rows.append(dict(paper="Filippopoulos & Karatza", source="Sections 5-6 (MDP model)",
+                         claim=claim, better=better, worse=worse, selection="FCFS",
+                         metric="average cost", settings=len(table), holds=holds,
+                         within_noise=noise, reversed=reversed_,
+                         best_relative=float(low), worst_relative=float(high),
+                         replicates=reps, finding=sentence))  # fmt: skip
+    return pd.DataFrame(rows)
