@@ -466,3 +466,20 @@ def test_decision_findings_count_where_the_optimum_wins_on_paired_runs():
 def test_decision_bad_input_names_the_field(call, field):
     with pytest.raises(InvalidParameter, match=field):
         call()
+
+
+def test_the_decision_runs_are_notebook_05s_runs_of_the_same_policies():
+    """Fig. 5's point at load 0.8 is Fig. 2's experiment: the optimal, heuristic and
+    local runs here equal notebook 05's stored runs of the same streams, run by run."""
+    from hpcmodels.papers.filippopoulos.ensemble import ensemble_key, ensemble_point
+
+    steps = EXPERIMENT_STEPS[:1]
+    runs = decision.decision_runs(steps, completions=30_000, replications=2)
+    ours = runs.set_index(["rule", "replication"])["average_cost"]
+    names = {"optimal": "optimal (MDP)", "heuristic": "F&K heuristic", "local": "never (No Share)"}
+    for replicate in (0, 1):
+        theirs = ensemble_point("Fig. 5", rho=0.8, mu3=0.7, p=0.6, c1=2.0, c2=1.0,
+                                completions=30_000, truncation=30, replicate=replicate)  # fmt: skip
+        for policy, rule in names.items():
+            key = ensemble_key("Fig. 5", policy, "rho", 0.8)
+            assert ours[rule, replicate] == pytest.approx(theirs[key], rel=1e-12), rule
