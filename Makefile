@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 
-.PHONY: reproduce test lab app bench lint format clean
+.PHONY: reproduce test lab app site bench lint format clean
 # as root (containers), Jupyter needs to be told it may run
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOK ?= 03
@@ -15,7 +15,7 @@ NOTEBOOK ?= 03
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e '.[dev,bench,dist]'
+	$(PY) -m pip install -e '.[dev,bench,dist,site]'
 	$(PY) -m ipykernel install --sys-prefix --name hpcmodels --display-name "Python (hpcmodels)"
 	touch $(STAMP)
 
@@ -36,6 +36,9 @@ lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 
 app: $(STAMP)  ## one notebook as a standalone Voila app: make app NOTEBOOK=03
 	cd notebooks && ../$(VENV)/bin/voila $(notdir $(firstword $(wildcard notebooks/$(NOTEBOOK)*.ipynb)))
+
+site: $(STAMP)  ## a static, offline site of the stored notebooks, the report and the notes: build/site
+	$(PY) -m hpcmodels site
 
 bench: $(STAMP)  ## every benchmark at its quick size (a few minutes); FULL=1 adds the heavy rows
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b $(if $(FULL),,--quick) || exit 1; done

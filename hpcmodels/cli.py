@@ -431,8 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("report", help="rebuild build/REPORT.md from build/results/")
     st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")
+    sub.add_parser("site", help="a static offline site of the stored notebooks in build/site")
     args = parser.parse_args(argv)
-    if args.command in ("reproduce", "report"):
+    if args.command in ("reproduce", "report", "site"):
         check_build(BUILD)
     if args.command == "reproduce":
         params = {name: _parse_value(value) for name, value in args.parameter}
@@ -450,6 +451,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "store":
         return store(args.notebooks)
+    if args.command == "site":
+        from .site import build_site
+
+        print(f"site: {build_site(build=BUILD)}")
+        return 0
     print(_report(BUILD / "results", BUILD / "REPORT.md"))
     return 0
 

@@ -19,7 +19,7 @@ def _name(spec: str) -> str:
 def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = {_name(d): d.replace(" ", "") for d in project["dependencies"]}
-    for extra in ("dev", "bench", "dist"):
+    for extra in ("dev", "bench", "dist", "site"):
         wanted |= {_name(d): d.replace(" ", "") for d in project["optional-dependencies"][extra]}
     text = (ROOT / "environment.yml").read_text()
     block = text.split("dependencies:", 1)[1]
