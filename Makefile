@@ -34,8 +34,9 @@ test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser 
 lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
-app: $(STAMP)  ## one notebook as a standalone Voila app: make app NOTEBOOK=03
-	cd notebooks && ../$(VENV)/bin/voila $(notdir $(firstword $(wildcard notebooks/$(NOTEBOOK)*.ipynb)))
+app: $(STAMP)  ## one notebook as a standalone Voila app, offline (jupyter/voila/templates/offline): make app NOTEBOOK=03
+	cd notebooks && JUPYTER_PATH=$(abspath jupyter) ../$(VENV)/bin/voila --template=offline \
+	  $(notdir $(firstword $(wildcard notebooks/$(NOTEBOOK)*.ipynb)))
 
 site: $(STAMP)  ## a static, offline site of the stored notebooks, the report and the notes: build/site
 	$(PY) -m hpcmodels site

@@ -58,6 +58,17 @@ def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> 
     raise TimeoutError(f"voila did not listen on port {port} within {timeout:.0f} s")
 
 
+VOILA_TEMPLATE = "offline"  # jupyter/voila/templates/offline: no stylesheet from a CDN
+
+
+def voila_env() -> dict:
+    """The environment ``make app`` gives Voilà: this repository's ``jupyter/`` on
+    ``JUPYTER_PATH``, where the offline template lives."""
+    jupyter = Path(__file__).resolve().parents[1] / "jupyter"
+    path = os.pathsep.join(p for p in (str(jupyter), os.environ.get("JUPYTER_PATH", "")) if p)
+    return dict(os.environ, JUPYTER_PATH=path)
+
+
 @contextlib.contextmanager
 def voila_app(folder: Path, sources: list[str] | None, name: str = "app.ipynb"):
     """Serve with Voilà a notebook of the code cells ``sources`` (``None``: the notebook
@@ -72,8 +83,8 @@ def voila_app(folder: Path, sources: list[str] | None, name: str = "app.ipynb"):
     with open(folder / "voila.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1", name],
-            cwd=folder, stdout=log, stderr=subprocess.STDOUT,
+             "--Voila.ip=127.0.0.1", f"--template={VOILA_TEMPLATE}", name],
+            cwd=folder, stdout=log, stderr=subprocess.STDOUT, env=voila_env(),
         )  # fmt: skip
         try:
             _wait_for_port(port, proc)

@@ -11,6 +11,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from browser import (
@@ -239,6 +240,9 @@ def test_jupyterlab_run_all_then_move_the_slider(key, tmp_path):
         start_session(url, token, f"notebooks/{case.notebook}")  # the page joins it
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        outside = []
+        page.on("request", lambda r: outside.append(r.url)
+                if urlparse(r.url).hostname not in ("127.0.0.1", "localhost", None) else None)  # fmt: skip
         page.goto(f"{url}/lab/tree/notebooks/{case.notebook}?reset&token={token}",
                   timeout=120_000)  # fmt: skip
         page.locator(".jp-NotebookPanel:visible .jp-Notebook").first.wait_for(timeout=120_000)
@@ -246,16 +250,23 @@ def test_jupyterlab_run_all_then_move_the_slider(key, tmp_path):
         _run_all(page)
         _move_three_times(page, case, f"lab_{key}.png")
         browser.close()
+    assert not outside, f"JupyterLab's page requested {sorted(set(outside))[:5]}"
 
 
 @pytest.mark.parametrize("key", ["03", "05"])
 def test_voila_app_moves_the_slider(key, tmp_path):
-    """The notebook itself as a Voilà app (every cell runs, as ``make app``)."""
+    """The notebook itself as a Voilà app (every cell runs, as ``make app``), offline: no
+    request leaves the machine (Voilà's own template loads Font Awesome from a CDN; the
+    project's offline template does not)."""
     case = CASES[key]
     folder = _copy_project(tmp_path)
+    outside = []
     with voila_app(folder, None, name=case.notebook) as url, sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.on("request", lambda r: outside.append(r.url)
+                if urlparse(r.url).hostname not in ("127.0.0.1", None) else None)  # fmt: skip
         page.goto(url, timeout=300_000)
         _move_three_times(page, case, f"voila_{key}.png")
         browser.close()
+    assert not outside, f"requests left the machine: {sorted(set(outside))[:5]}"
