@@ -34,9 +34,11 @@ test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser 
 lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
-app: $(STAMP)  ## one notebook as a standalone Voila app, offline (jupyter/voila/templates/offline): make app NOTEBOOK=03
-	cd notebooks && JUPYTER_PATH=$(abspath jupyter) ../$(VENV)/bin/voila --template=offline \
-	  $(notdir $(firstword $(wildcard notebooks/$(NOTEBOOK)*.ipynb)))
+# make app NOTEBOOK=03: notebook 03's explorers alone (notebooks/apps/03_app.ipynb), open in
+# seconds; WHOLE=1: the whole notebook, every reproduction cell first. Offline either way.
+APP = $(if $(WHOLE),$(firstword $(wildcard notebooks/$(NOTEBOOK)*.ipynb)),$(firstword $(wildcard notebooks/apps/$(NOTEBOOK)*.ipynb)))
+app: $(STAMP)  ## a notebook's explorers as a standalone Voila app: make app NOTEBOOK=03 (WHOLE=1: the whole notebook)
+	cd $(dir $(APP)) && JUPYTER_PATH=$(abspath jupyter) $(abspath $(VENV))/bin/voila --template=offline $(notdir $(APP))
 
 site: $(STAMP)  ## a static, offline site of the stored notebooks, the report and the notes: build/site
 	$(PY) -m hpcmodels site
