@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlparse
 
 import nbformat
 import pytest
@@ -92,6 +93,17 @@ def voila_app(folder: Path, sources: list[str] | None, name: str = "app.ipynb"):
         finally:
             proc.terminate()
             proc.wait(timeout=30)
+
+
+def outside_requests(page) -> list[str]:
+    """A list that fills with the URL of every request the page makes to another machine
+    (anything but 127.0.0.1 and localhost; file:, data: and blob: URLs have no host)."""
+    urls: list[str] = []
+    local = ("127.0.0.1", "localhost", None)
+    page.on(
+        "request", lambda r: urls.append(r.url) if urlparse(r.url).hostname not in local else None
+    )
+    return urls
 
 
 def charts(page) -> list[bytes]:

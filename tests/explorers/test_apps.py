@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-from browser import SCREENSHOTS, launch, voila_app
+from browser import SCREENSHOTS, launch, outside_requests, voila_app
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,12 +26,10 @@ def test_every_notebook_has_an_app():
 def test_the_app_opens_to_a_working_explorer_offline(app, tmp_path):
     folder = tmp_path / "apps"
     shutil.copytree(app.parent, folder)
-    outside = []
     with voila_app(folder, None, name=app.name) as url, sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.on("request", lambda r: outside.append(r.url)
-                if urlparse(r.url).hostname not in ("127.0.0.1", None) else None)  # fmt: skip
+        outside = outside_requests(page)
         page.goto(url, timeout=600_000)
         page.locator(USABLE).first.wait_for(state="visible", timeout=600_000)
         page.locator("#loading").wait_for(state="hidden", timeout=600_000)

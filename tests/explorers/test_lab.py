@@ -11,13 +11,13 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 from browser import (
     SCREENSHOTS,
     jupyter_lab,
     launch,
+    outside_requests,
     real_drawing,
     scope_charts,
     set_slider,
@@ -240,9 +240,7 @@ def test_jupyterlab_run_all_then_move_the_slider(key, tmp_path):
         start_session(url, token, f"notebooks/{case.notebook}")  # the page joins it
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        outside = []
-        page.on("request", lambda r: outside.append(r.url)
-                if urlparse(r.url).hostname not in ("127.0.0.1", "localhost", None) else None)  # fmt: skip
+        outside = outside_requests(page)
         page.goto(f"{url}/lab/tree/notebooks/{case.notebook}?reset&token={token}",
                   timeout=120_000)  # fmt: skip
         page.locator(".jp-NotebookPanel:visible .jp-Notebook").first.wait_for(timeout=120_000)
@@ -260,12 +258,10 @@ def test_voila_app_moves_the_slider(key, tmp_path):
     project's offline template does not)."""
     case = CASES[key]
     folder = _copy_project(tmp_path)
-    outside = []
     with voila_app(folder, None, name=case.notebook) as url, sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.on("request", lambda r: outside.append(r.url)
-                if urlparse(r.url).hostname not in ("127.0.0.1", None) else None)  # fmt: skip
+        outside = outside_requests(page)
         page.goto(url, timeout=300_000)
         _move_three_times(page, case, f"voila_{key}.png")
         browser.close()
