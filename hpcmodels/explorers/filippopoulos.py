@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import ipywidgets as w
+import pandas as pd
 
 from ..mdp import CoallocationMDP, solve
+from ..papers.filippopoulos.published import published_policy
 from ..plots import policy_heatmap
 from .core import figure, live, show, slider, status_line
 
 __all__ = ["mdp_explorer"]
+
+NO_PAPER_TABLE = (
+    "the paper prints no policy at this setting: its Figs. 2-4 are at rho1 = rho2 = 0.8, "
+    "p = 0.6, mu3 = 0.7, x1 = 1 (Fig. 2) and rho1 = rho2 = 0.9, p = 0.8, mu3 = 0.8, "
+    "x1 = 0 or 1 (Figs. 3, 4), costs c1 = 2, c2 = 1"
+)
 
 
 def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation: int = 30,
@@ -16,7 +24,9 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
     """Sliders for the loads, p, mu3, the costs and Delta; the optimal co-allocation
     policy (modified policy iteration, warm-started from the previous setting while
     Delta stays the same: a few hundredths of a second at Delta = 30, about half a
-    second at 100) is recomputed and drawn as a heatmap for the chosen x1."""
+    second at 100) is recomputed and drawn as a heatmap for the chosen x1. At the
+    settings of the paper's Figs. 2-4 the paper's table is drawn beside ours, the
+    cells that differ crossed and counted; elsewhere a line says where they are."""
     controls = {
         "rho1": slider(w.FloatSlider, rho, 0.3, 0.95, 0.01, "rho1"),
         "rho2": slider(w.FloatSlider, rho, 0.3, 0.95, 0.01, "rho2"),
@@ -46,14 +56,34 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
             same_space = last is not None and last.mdp.truncation == mdp.truncation
             sol = solve(mdp, start=last.values if same_space else None)
             previous["solution"] = sol
+            printed = published_policy(v["rho1"], v["rho2"], v["p"], v["mu3"], v["c1"],
+                                       v["c2"], v["x1"])  # fmt: skip
+            if printed is not None and v["truncation"] < printed[1].shape[1] - 1:
+                printed = None  # the paper's window does not fit this truncation
             size = min(15, v["truncation"])
-            table = sol.policy_table(v["x1"], size, size)
-            print(f"co-allocate in {int(table.to_numpy().sum())} of {table.size} states shown "
-                  f"(x1 = {v['x1']}, q1 = 1..{size}, q2 = 0..{size})")  # fmt: skip
-            fig, ax = figure(0.38 * (size + 1) + 3.5, 0.3 * size + 1.9)
-            policy_heatmap(table, ax=ax,
-                           title=f"x1 = {v['x1']}: {sol.iterations} iterations, "
-                           f"{sol.seconds:.2f} s (timing)")  # fmt: skip
+            rows, cols = (size, size) if printed is None else (printed[1].shape[0],
+                                                               printed[1].shape[1] - 1)  # fmt: skip
+            table = sol.policy_table(v["x1"], rows, cols)
+            print(f"ours: co-allocate in {int(table.to_numpy().sum())} of {table.size} states "
+                  f"shown (x1 = {v['x1']}, q1 = 1..{rows}, q2 = 0..{cols})")  # fmt: skip
+            title = (
+                f"ours, x1 = {v['x1']}: {sol.iterations} iterations, {sol.seconds:.2f} s (timing)"
+            )
+            if printed is None:
+                print(NO_PAPER_TABLE)
+                fig, ax = figure(0.38 * (cols + 1) + 3.5, 0.3 * rows + 1.9)
+                policy_heatmap(table, ax=ax, title=title)
+                show(fig)
+                return
+            name, paper = printed
+            differ = int((table.to_numpy() != paper).sum())
+            print(f"the paper's {name} (this setting, solved at Delta = 30): co-allocate in "
+                  f"{int(paper.sum())} states; {differ} of {paper.size} cells differ from ours "
+                  "(crossed)")  # fmt: skip
+            fig, axes = figure(2 * (0.38 * (cols + 1) + 3.0), 0.3 * rows + 1.9, ncols=2)
+            printed_table = pd.DataFrame(paper, index=table.index, columns=table.columns)
+            policy_heatmap(printed_table, ax=axes[0], title=f"the paper's {name}")
+            policy_heatmap(table, paper, ax=axes[1], title=title)
             show(fig)
 
     live(update, controls.values(), status)

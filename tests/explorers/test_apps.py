@@ -9,7 +9,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser import SCREENSHOTS, launch, outside_requests, voila_app
+from browser import (
+    SCREENSHOTS,
+    charts,
+    launch,
+    outside_requests,
+    real_drawing,
+    set_slider,
+    voila_app,
+)
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,3 +49,34 @@ def test_the_app_opens_to_a_working_explorer_offline(app, tmp_path):
         page.screenshot(path=SCREENSHOTS / f"app_{app.name[:2]}.png", full_page=True)
         browser.close()
     assert not outside, f"requests left the machine: {sorted(set(outside))[:5]}"
+
+
+def test_the_mdp_app_shows_the_papers_table_beside_ours_where_the_paper_prints_one(tmp_path):
+    """05's app opens at Fig. 2's setting: the paper's table beside ours with the cells
+    that differ counted; a load the paper did not print says where its tables are; Fig.
+    4's setting (load 0.9, p 0.8, mu3 0.8, x1 1) shows Fig. 4."""
+    from hpcmodels.mdp import solve
+    from hpcmodels.papers.filippopoulos.model import model
+    from hpcmodels.papers.filippopoulos.published import EXPERIMENT_1, FIG2
+
+    ours = solve(model(30, **EXPERIMENT_1)).policy_table(1, 15, 15).to_numpy()
+    differ = int((ours != FIG2).sum())
+    app = ROOT / "notebooks" / "apps" / "05_app.ipynb"
+    shutil.copytree(app.parent, tmp_path / "apps")
+    with voila_app(tmp_path / "apps", None, name=app.name) as url, sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(url, timeout=600_000)
+        page.get_by_text("the paper's Fig. 2 (this setting").wait_for(timeout=300_000)
+        assert page.get_by_text(f"{differ} of {FIG2.size} cells differ from ours").count() == 1
+        assert len(charts(page)) == 1 and real_drawing(charts(page)[0])
+        set_slider(page, "rho1", "0.81")
+        page.get_by_text("the paper prints no policy at this setting").wait_for(timeout=60_000)
+        for label, value in (("rho1", "0.9"), ("rho2", "0.9"), ("p (1-component)", "0.8"),
+                             ("mu3", "0.8")):  # fmt: skip
+            set_slider(page, label, value)
+        page.get_by_text("the paper's Fig. 4 (this setting").wait_for(timeout=60_000)
+        page.get_by_text("computing").wait_for(state="hidden", timeout=60_000)
+        assert len(charts(page)) == 1 and real_drawing(charts(page)[0])
+        page.screenshot(path=SCREENSHOTS / "app_05_fig4.png", full_page=True)
+        browser.close()

@@ -29,6 +29,24 @@ PAPER_TABLES = {  # figure: (experiment, x1, table)
     "Fig. 3": (EXPERIMENT_2, 0, FIG3),
     "Fig. 4": (EXPERIMENT_2, 1, FIG4),
 }
+PAPER_COSTS = dict(c1=2.0, c2=1.0)  # Figs. 2-4's costs (Section 5)
+
+
+def published_policy(rho1: float, rho2: float, p: float, mu3: float, c1: float, c2: float,
+                     x1: int) -> tuple[str, np.ndarray] | None:  # fmt: skip
+    """The policy table the paper prints at this setting, as ``(figure, table)`` (rows
+    q1 = 1.., columns q2 = 0..), or ``None`` where it prints none: Figs. 2-4 are the
+    optimal policies of its two experiments at costs c1 = 2, c2 = 1 (solved at
+    Delta = 30), Fig. 2 for x1 = 1 in the first, Figs. 3 and 4 for x1 = 0 and 1 in the
+    second."""
+    setting = dict(rho1=rho1, rho2=rho2, p=p, mu3=mu3, c1=c1, c2=c2)
+    for figure, (experiment, x, table) in PAPER_TABLES.items():
+        wanted = {**experiment, **PAPER_COSTS}
+        if x == x1 and all(abs(setting[k] - v) <= 1e-9 for k, v in wanted.items()):
+            return figure, table
+    return None
+
+
 BEYOND_WINDOW = {  # each table's sentence on the states past its last row and column
     "Fig. 2": "It remains the same for states 16 <= q1, q2 <= 30.",
     "Fig. 3": "It remains the same for values 6 < q1, q2 <= 30.",
