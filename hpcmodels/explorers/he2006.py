@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipywidgets as w
+import pandas as pd
 from IPython.display import display
 
 from ..papers import he2006
@@ -10,14 +11,36 @@ from ..queueing import UniformSlack
 from ..queueing.system import MultiCluster
 from .core import figure, live, show, slider, status_line
 
-__all__ = ["allocation_explorer"]
+__all__ = ["allocation_explorer", "beside_paper"]
+
+NO_PAPER_FRACTIONS = (
+    "the paper prints no fractions at this setting: Table 3 is this system (nodes 3, 5, 7, "
+    "9 at speeds 20, 16, 12, 8) at workload 0.1, slack max 30 s; Table 4 is four clusters "
+    "of 4 nodes at speeds (21, 1, 1, 1), (18, 2, 2, 2) or (15, 3, 3, 3), workload 0.5, "
+    "slack max 10 s"
+)
+
+
+def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+    """Per strategy (rows) and cluster (columns): ours (4 decimals), the paper's value as
+    printed and the difference ours - paper (signed, 4 decimals), as text rows
+    "<strategy>: ours / paper / difference"."""
+    rows = {}
+    for strategy in paper.index:
+        mine, printed = ours.loc[strategy], paper.loc[strategy]
+        rows[f"{strategy}: ours"] = mine.map(lambda x: f"{x:.4f}")
+        rows[f"{strategy}: paper"] = printed.map(lambda x: f"{x:g}")
+        rows[f"{strategy}: difference"] = (mine - printed).map(lambda x: f"{x:+.4f}")
+    return pd.DataFrame(rows).T
 
 
 def allocation_explorer(
     system: MultiCluster = he2006.TABLE2, workload: float = 0.1, slack_upper: float = 30.0
 ) -> w.VBox:
     """Sliders for workload, node counts, node speeds and slack; the weighted, ORT and OMR
-    fractions and their exact mean response time and miss rate recompute live."""
+    fractions and their exact mean response time and miss rate recompute live. At the
+    settings of the paper's Tables 3 and 4 its printed fractions are shown beside ours
+    with the difference; elsewhere one line says where they are."""
     load = slider(w.FloatSlider, workload, 0.02, 0.98, 0.01, "workload")
     slack = slider(w.FloatSlider, slack_upper, 1, 120, 1, "slack max (s)")
     nodes = [slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}") for i, m in enumerate(system.nodes)]
@@ -37,9 +60,16 @@ def allocation_explorer(
             except ValueError as err:
                 print(f"invalid setting: {err}")
                 return
+            clusters = [c for c in table.columns if c.startswith("cluster")]
+            printed = he2006.published_fractions(sysm, load.value, slack.value)
+            if printed is None:
+                print(NO_PAPER_FRACTIONS)
+            else:
+                name, paper = printed
+                print(f"the paper's {name} (this setting): its fractions beside ours")
+                display(beside_paper(table[clusters].loc[paper.index], paper))
             display(table.round(4))
             fig, ax = figure(6, 2.6)
-            clusters = [c for c in table.columns if c.startswith("cluster")]
             table[clusters].plot.bar(ax=ax, rot=0)
             ax.set_ylabel("fraction of jobs")
             ax.legend(fontsize="small", ncols=len(clusters), loc="lower center",

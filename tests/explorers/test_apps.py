@@ -16,6 +16,7 @@ from browser import (
     outside_requests,
     real_drawing,
     set_slider,
+    table_rows,
     voila_app,
 )
 from playwright.sync_api import sync_playwright
@@ -79,4 +80,24 @@ def test_the_mdp_app_shows_the_papers_table_beside_ours_where_the_paper_prints_o
         page.get_by_text("computing").wait_for(state="hidden", timeout=60_000)
         assert len(charts(page)) == 1 and real_drawing(charts(page)[0])
         page.screenshot(path=SCREENSHOTS / "app_05_fig4.png", full_page=True)
+        browser.close()
+
+
+def test_the_allocation_app_shows_table_3_beside_ours_at_its_setting(tmp_path):
+    """03's app opens at Table 3's setting (workload 0.1, slack max 30 s): the paper's
+    fractions beside ours with the differences; another workload says where they are."""
+    app = ROOT / "notebooks" / "apps" / "03_app.ipynb"
+    shutil.copytree(app.parent, tmp_path / "apps")
+    with voila_app(tmp_path / "apps", None, name=app.name) as url, sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1200})
+        page.goto(url, timeout=600_000)
+        page.get_by_text("the paper's Table 3 (this setting)").wait_for(timeout=300_000)
+        rows = table_rows(page.locator("table").first.locator(".."))
+        assert rows["ORT: paper"][:2] == ["0.752", "0.248"]
+        assert rows["ORT: ours"][:2] == ["0.7524", "0.2476"]
+        assert rows["ORT: difference"][:2] == ["+0.0004", "-0.0004"]
+        set_slider(page, "workload", "0.2")
+        page.get_by_text("the paper prints no fractions at this setting").wait_for(timeout=60_000)
+        page.screenshot(path=SCREENSHOTS / "app_03_off_table.png", full_page=True)
         browser.close()

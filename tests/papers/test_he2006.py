@@ -662,3 +662,16 @@ def test_the_store_frames_refuse_a_missing_or_unpaired_item(tiny_store):
     shifted.loc[shifted["item"] == item, "replicate"] += 10
     with pytest.raises(ValueError, match="the runs would not pair"):
         he.store_frames(shifted)
+
+
+def test_the_printed_fractions_are_found_only_at_their_settings():
+    from hpcmodels.papers.he2006.analytic import speed_system
+
+    name, table3 = he.published_fractions(he.TABLE2, 0.1, 30.0)
+    assert name == "Table 3" and table3.loc["OMR"].tolist() == [0.048, 0.202, 0.351, 0.399]
+    name, table4 = he.published_fractions(speed_system(15, 3), 0.5, 10.0)
+    assert name == "Table 4 [15,3]"
+    assert table4.loc["ORT"].tolist() == [0.962, 0.013, 0.013, 0.013]  # "each of 2-4"
+    for off in [(he.TABLE2, 0.11, 30.0), (he.TABLE2, 0.1, 29.0), (speed_system(15, 3), 0.5, 30.0),
+                (speed_system(16, 3), 0.5, 10.0)]:  # fmt: skip
+        assert he.published_fractions(*off) is None

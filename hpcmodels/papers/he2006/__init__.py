@@ -146,7 +146,14 @@ from .simulation import (
     step_cases,
     summarise_seeds,
 )
-from .tables import omr_reading_rows, omr_readings, table3, table4, table4_checks
+from .tables import (
+    omr_reading_rows,
+    omr_readings,
+    published_fractions,
+    table3,
+    table4,
+    table4_checks,
+)
 
 PAPER = "he2006"
 TITLE = "He et al. 2006: ORT and OMR workload allocation in multiclusters (IEEE TPDS 17(2))"
@@ -157,6 +164,7 @@ CITATION = (
 )
 
 __all__ = [
+    "published_fractions",
     "algorithm_cases",
     "ALGORITHMS",
     "allocation_summary",

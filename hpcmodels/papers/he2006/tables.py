@@ -202,3 +202,28 @@ def table4_checks(t4: pd.DataFrame) -> list[dict]:
             )
         )
     return rows
+
+
+def published_fractions(
+    system, workload: float, slack_upper: float
+) -> tuple[str, pd.DataFrame] | None:
+    """The fractions the paper prints at this setting, as ``(table name, frame)`` with
+    one row per strategy (ORT, OMR, W) and one column per cluster (Table 4's "each of
+    clusters 2-4" repeated for clusters 2, 3 and 4), or ``None`` where it prints none:
+    Table 3 is Table 2's system at workload 0.1 with slack U[0, 30]; Table 4 is four
+    clusters of four nodes at speeds (21, 1), (18, 2) or (15, 3) at workload 0.5 with
+    slack U[0, 10]."""
+    names = [f"cluster {i}" for i in range(1, 5)]
+
+    def same(a: float, b: float) -> bool:
+        return abs(a - b) <= 1e-9
+
+    if system == TABLE2 and same(workload, 0.1) and same(slack_upper, FIG3_SLACK.hi):
+        frame = pd.DataFrame({s: [float(x) for x in v] for s, v in TABLE3_PAPER.items()})
+        return "Table 3", frame.T.set_axis(names, axis=1)
+    for (fast, slow), by_strategy in TABLE4_PAPER.items():
+        if (system == speed_system(fast, slow) and same(workload, 0.5)
+                and same(slack_upper, FIG4_SLACK.hi)):  # fmt: skip
+            rows = {s: [float(a), *[float(b)] * 3] for s, (a, b) in by_strategy.items()}
+            return f"Table 4 [{fast},{slow}]", pd.DataFrame(rows).T.set_axis(names, axis=1)
+    return None
