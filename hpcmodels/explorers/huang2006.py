@@ -16,6 +16,14 @@ from .core import figure, live, show, slider, status_line
 
 __all__ = ["policy_explorer"]
 
+COLUMNS = {  # the metrics shown, in words and units (Huang & Chang's Tables 2-9)
+    "mean_wait": "mean wait (s)",
+    "mean_waiting_ratio": "mean waiting ratio",
+    "att": "average turnaround (s)",
+    "mean_bounded_slowdown": "mean bounded slowdown",
+    "utilization": "utilization",
+}
+
 
 def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float = 1.0) -> w.VBox:
     """Two scheduling configurations side by side on the same jobs: load factor, slowdown
@@ -29,13 +37,16 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     sd = slider(w.FloatSlider, slowdown, 1.0, 6.0, 0.5, "slowdown ratio")
     coal_names = [c or "none" for c in COALLOCATIONS]
 
-    def config(sel, alloc, coal):
-        return [w.Dropdown(options=SELECTIONS, value=sel, description="selection"),
-                w.Dropdown(options=ALLOCATIONS, value=alloc, description="allocation"),
-                w.Dropdown(options=coal_names, value=coal, description="co-allocation")]  # fmt: skip
+    def config(name, sel, alloc, coal):
+        style = {"description_width": "initial"}
+        return [w.Dropdown(options=SELECTIONS, value=sel, description=f"{name}: selection",
+                           style=style),
+                w.Dropdown(options=ALLOCATIONS, value=alloc, description="allocation", style=style),
+                w.Dropdown(options=coal_names, value=coal, description="co-allocation",
+                           style=style)]  # fmt: skip
 
-    a = config("fcfs", "first_fit", "fixed_order" if len(clusters) > 1 else "none")
-    b = config("smallest_first", "best_fit", "larger_first" if len(clusters) > 1 else "none")
+    a = config("A", "fcfs", "first_fit", "fixed_order" if len(clusters) > 1 else "none")
+    b = config("B", "smallest_first", "best_fit", "larger_first" if len(clusters) > 1 else "none")
     out = w.Output()
     status = status_line()
 
@@ -55,8 +66,8 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
                 label = f"{name}: {sel.value} + {alloc.value} + {coal.value}"
                 results[label] = r
                 rows[label] = r.metrics
-            display(pd.DataFrame(rows).T[["mean_wait", "mean_waiting_ratio", "att",
-                                          "mean_bounded_slowdown", "utilization"]].round(3))  # fmt: skip
+            table = pd.DataFrame(rows).T[list(COLUMNS)].rename(columns=COLUMNS)
+            display(table.style.format(precision=3))
             fig, ax = figure(6, 4)
             wait_cdf(results, ax=ax, title=f"load factor {lf.value:g}, slowdown {sd.value:g}")
             show(fig)
