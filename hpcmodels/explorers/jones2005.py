@@ -75,6 +75,18 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
     return w.VBox([*rows, w.HBox([bw, cap]), out])
 
 
+BANDWIDTH_COLUMNS = {
+    "att": "average turnaround (s)",
+    "mean_wait": "mean wait (s)",
+    "coallocated": "share co-allocated",
+    "penalty": "penalty (mean slowdown)",
+    "max_link_level": "busiest link (share of capacity)",
+}
+STRATEGY_NAMES = {"no_share": "No Share", "migration_only": "Migration Only", "ideal": "Ideal",
+                  "first_fit": "First-Fit", "a1": "A1", "b1": "B1", "b2": "B2", "b3": "B3",
+                  "b4": "B4"}  # fmt: skip
+
+
 def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, lslt: float = 1.0,
                        chunk: float = 0.8, clusters: int = 4) -> w.VBox:  # fmt: skip
     """Jones 2005, Section 6 at a glance: BSBW, LSLT, B3's chunk and the number of
@@ -98,17 +110,19 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             rows.append(run_point(st, setup, bsbw=bw.value, lslt=level.value,
                                   chunk=chunk_size.value))  # fmt: skip
             bar.value += 1
-        table = pd.DataFrame(rows).set_index("strategy")[
-            ["att", "mean_wait", "coallocated", "penalty", "max_link_level"]
-        ]
+        table = pd.DataFrame(rows).set_index("strategy")[list(BANDWIDTH_COLUMNS)]
         with out:
             out.clear_output(wait=True)
             best = table.loc[["a1", "b1", "b2", "b3", "b4"], "att"].idxmin()
             print(f"BSBW {bw.value:.0f} Mbps, LSLT {level.value:.0%}, chunk {chunk_size.value:.0%}, "
-                  f"{count.value} clusters: best module {best.upper()}")  # fmt: skip
-            display(table.round(3))
+                  f"{count.value} clusters of {jobs_per_cluster:,} jobs each (the paper: "
+                  f"400,000): best module {best.upper()}; penalty: the mean slowdown of "
+                  "co-allocated jobs (blank where none is co-allocated)")  # fmt: skip
+            names = [STRATEGY_NAMES[s] for s in table.index]
+            display(table.set_axis(names).rename(columns=BANDWIDTH_COLUMNS)
+                    .style.format(precision=3, na_rep=""))  # fmt: skip
             fig, ax = figure(7, 2.6)
-            ax.bar(table.index, table["att"], color="tab:blue")
+            ax.bar(names, table["att"], color="tab:blue")
             for name, style in (("migration_only", "--"), ("ideal", ":")):
                 ax.axhline(table.loc[name, "att"], color="k", ls=style, lw=1,
                            label=name.replace("_", " "))  # fmt: skip
@@ -120,7 +134,9 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
                             va="top", color="white")  # fmt: skip
             ax.set_ylabel("average turnaround (s)")
             ax.legend(fontsize=7)
-            ax.tick_params(axis="x", labelsize=7)
+            ax.tick_params(axis="x", labelsize=7, rotation=30)
+            for label in ax.get_xticklabels():
+                label.set_horizontalalignment("right")
             show(fig)
 
     live(_run, (bw, level, chunk_size, count), status)
