@@ -483,3 +483,9 @@ def test_the_decision_runs_are_notebook_05s_runs_of_the_same_policies():
         for policy, rule in names.items():
             key = ensemble_key("Fig. 5", policy, "rho", 0.8)
             assert ours[rule, replicate] == pytest.approx(theirs[key], rel=1e-12), rule
+
+
+def test_the_stored_runs_read_back_in_the_loads_order():
+    points = [dict(CHEAP, load=load, replicate=0) for load in ("high", "low", "medium")]
+    frame = paper_store._rows(points, [full.ensemble_point(**p) for p in points])
+    assert list(dict.fromkeys(full.ensemble_runs(frame)["load"])) == ["low", "medium", "high"]

@@ -131,7 +131,9 @@ def ensemble_runs(store: pd.DataFrame) -> pd.DataFrame:
     frame = store.assign(method=parts[1], measure=parts[2])
     keys = ["sweep", *SETTING, "selection", "replicate", "method"]
     wide = frame.pivot_table(index=keys, columns="measure", values="value", sort=False)
-    return wide.reset_index().rename_axis(columns=None)
+    runs = wide.reset_index().rename_axis(columns=None)
+    order = {load: k for k, load in enumerate(LOADS)}  # low, medium, high, as the notebook
+    return runs.sort_values("load", key=lambda c: c.map(order), kind="stable", ignore_index=True)
 
 
 def ensemble_findings(store: pd.DataFrame) -> pd.DataFrame:
