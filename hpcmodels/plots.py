@@ -124,6 +124,20 @@ def paper_vs_ours_bars(rows: pd.DataFrame, title: str) -> plt.Figure:
     return fig
 
 
+def show(fig: plt.Figure) -> None:
+    """Lay out a figure made outside pyplot (``matplotlib.figure.Figure``) and display it
+    as a PNG: IPython shows such a figure only as text otherwise. No global pyplot state,
+    so it is safe when widget messages arrive on another thread."""
+    import io
+
+    from IPython.display import Image, display
+
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    display(Image(data=buffer.getvalue(), format="png"))
+
+
 def save(fig: plt.Figure, name: str, figures_dir: str | Path) -> Path:
     """Save ``fig`` as ``<figures_dir>/<name>.png`` (150 dpi) and return the path."""
     out = Path(figures_dir)

@@ -3,13 +3,13 @@ sliders, and figures drawn outside pyplot and shown as PNGs."""
 
 from __future__ import annotations
 
-import io
 import threading
 from collections.abc import Callable, Iterable
 
 import ipywidgets as w
-from IPython.display import Image, display
 from matplotlib.figure import Figure
+
+from ..plots import show
 
 __all__ = ["figure", "live", "serial", "show", "slider", "status_line"]
 
@@ -71,12 +71,3 @@ def slider(kind, value, lo, hi, step, label):
         style={"description_width": "initial"},
         continuous_update=False,
     )
-
-
-def show(fig: Figure) -> None:
-    """Lay out a pyplot-free figure and display it as a PNG (no global pyplot state:
-    safe when widget messages arrive on another thread)."""
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    display(Image(data=buffer.getvalue(), format="png"))

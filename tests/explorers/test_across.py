@@ -118,6 +118,7 @@ def test_metric_axes_methods_and_baseline_each_redraw_the_map_and_table(app):
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1500, "height": 1600})
+        page.set_default_timeout(120_000)  # a busy machine: each redraw reruns the paired table
         page.goto(app, timeout=300_000)
         page.get_by_text("3 paired replicates per cell").wait_for(timeout=120_000)
         assert_real_charts(page, 1)
