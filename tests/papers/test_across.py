@@ -489,3 +489,16 @@ def test_the_stored_runs_read_back_in_the_loads_order():
     points = [dict(CHEAP, load=load, replicate=0) for load in ("high", "low", "medium")]
     frame = paper_store._rows(points, [full.ensemble_point(**p) for p in points])
     assert list(dict.fromkeys(full.ensemble_runs(frame)["load"])) == ["low", "medium", "high"]
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: full.ensemble_points(replicates=1), "replicates"),
+        (lambda: full.ensemble_points(replicates=float("nan")), "replicates"),
+        (lambda: decision.decision_rules("an mdp"), "mdp"),
+    ],
+)
+def test_more_bad_input_names_the_field(call, field):
+    with pytest.raises(InvalidParameter, match=field):
+        call()

@@ -408,3 +408,19 @@ def test_exact_check_puts_the_stationary_average_beside_each_mean():
     m = fk.model(8, rho=0.5)
     row = checked[(checked["figure"] == "Fig. 5") & (checked["rho"] == 0.5)].set_index("policy")
     assert row.at["heuristic", "exact"] == m.average_cost(fk.heuristic_actions(m))
+
+
+@pytest.mark.parametrize(
+    "args, field",
+    [((float("nan"), 0.8, 0.6, 0.7, 2, 1, 1), "rho1"), ((0.8, 0.8, "p", 0.7, 2, 1, 1), "p"),
+     ((0.8, 0.8, 0.6, float("inf"), 2, 1, 1), "mu3"), ((0.8, 0.8, 0.6, 0.7, 2, 1, -1), "x1")],
+)  # fmt: skip
+def test_the_printed_policy_lookup_refuses_bad_input(args, field):
+    from hpcmodels.errors import InvalidParameter
+    from hpcmodels.papers.filippopoulos.published import published_policy
+
+    with pytest.raises(InvalidParameter, match=field):
+        published_policy(*args)
+    assert published_policy(0.8, 0.8, 0.6, 0.7, 2, 1, 1)[0] == "Fig. 2"
+    assert published_policy(0.9, 0.9, 0.8, 0.8, 2.0, 1.0, 0)[0] == "Fig. 3"
+    assert published_policy(0.8, 0.8, 0.6, 0.7, 2, 1, 0) is None

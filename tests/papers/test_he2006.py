@@ -675,3 +675,15 @@ def test_the_printed_fractions_are_found_only_at_their_settings():
     for off in [(he.TABLE2, 0.11, 30.0), (he.TABLE2, 0.1, 29.0), (speed_system(15, 3), 0.5, 30.0),
                 (speed_system(16, 3), 0.5, 10.0)]:  # fmt: skip
         assert he.published_fractions(*off) is None
+
+
+@pytest.mark.parametrize(
+    "args, field",
+    [(("Table 2", 0.1, 30.0), "system"), ((he.TABLE2, float("nan"), 30.0), "workload"),
+     ((he.TABLE2, 0.1, float("inf")), "slack_upper"), ((he.TABLE2, "0.1", 30.0), "workload")],
+)  # fmt: skip
+def test_the_printed_fractions_lookup_refuses_bad_input(args, field):
+    from hpcmodels.errors import InvalidParameter
+
+    with pytest.raises(InvalidParameter, match=field):
+        he.published_fractions(*args)

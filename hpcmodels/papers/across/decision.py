@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...errors import check_frame, check_int
+from ...errors import InvalidType, check_frame, check_int
 from ...mdp import CoallocationMDP, solve
 from ...mdp.simulate import simulate_policy
 from ...stats import t_interval
@@ -64,6 +64,8 @@ QUICK_REPLICATIONS = 10
 
 def decision_rules(mdp: CoallocationMDP) -> dict[str, np.ndarray]:
     """Each rule of :data:`RULES` as one action per state of ``mdp`` (module docstring)."""
+    if not isinstance(mdp, CoallocationMDP):
+        raise InvalidType(f"mdp must be a CoallocationMDP, got {type(mdp).__name__}")
     q1, q2, _, x1, _, _ = mdp.states.T
     optimal = solve(mdp).policy.astype(np.int8)
     idle = q2 == 0

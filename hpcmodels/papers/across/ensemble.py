@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ...errors import InvalidParameter, check_choice, check_frame
+from ...errors import InvalidParameter, check_choice, check_frame, check_int
 from ..shih2013.published import LOADS, SH_LEVELS
 from .compare import JONES_BSBW, SETTING, ground_point
 from .findings import carried_claims
@@ -74,6 +74,7 @@ def _setting_key(workload: str, load: str, sh: float, bsbw: float, selection: st
 def ensemble_points(replicates: int = FULL_REPLICATES) -> list[dict]:
     """Every (sweep, workload, load, SH, BSBW, selection, replicate) of :data:`SWEEPS`,
     both workloads, Shih's three loads (module docstring)."""
+    replicates = check_int("replicates", replicates, minimum=2)
     return [
         dict(
             sweep=name, workload=w, load=ld, sh=float(s), bsbw=float(b), selection=sel, replicate=r

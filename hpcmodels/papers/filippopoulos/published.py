@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...errors import check_int, check_real
+
 EXPERIMENT_1 = dict(rho1=0.8, rho2=0.8, p=0.6, mu3=0.7)
 EXPERIMENT_2 = dict(rho1=0.9, rho2=0.9, p=0.8, mu3=0.8)
 
@@ -39,7 +41,9 @@ def published_policy(rho1: float, rho2: float, p: float, mu3: float, c1: float, 
     optimal policies of its two experiments at costs c1 = 2, c2 = 1 (solved at
     Delta = 30), Fig. 2 for x1 = 1 in the first, Figs. 3 and 4 for x1 = 0 and 1 in the
     second."""
-    setting = dict(rho1=rho1, rho2=rho2, p=p, mu3=mu3, c1=c1, c2=c2)
+    setting = {k: check_real(k, v) for k, v in
+               dict(rho1=rho1, rho2=rho2, p=p, mu3=mu3, c1=c1, c2=c2).items()}  # fmt: skip
+    x1 = check_int("x1", x1, minimum=0)
     for figure, (experiment, x, table) in PAPER_TABLES.items():
         wanted = {**experiment, **PAPER_COSTS}
         if x == x1 and all(abs(setting[k] - v) <= 1e-9 for k, v in wanted.items()):

@@ -8,7 +8,9 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 
+from ...errors import InvalidType, check_real
 from ...queueing.allocation import OMR, ORT, algorithm1
+from ...queueing.system import MultiCluster
 from ..report import compare_claim, compare_value, fmt_series
 from .analytic import fractions, speed_system
 from .eq16 import omr_printed_allocation
@@ -213,6 +215,10 @@ def published_fractions(
     Table 3 is Table 2's system at workload 0.1 with slack U[0, 30]; Table 4 is four
     clusters of four nodes at speeds (21, 1), (18, 2) or (15, 3) at workload 0.5 with
     slack U[0, 10]."""
+    if not isinstance(system, MultiCluster):
+        raise InvalidType(f"system must be a MultiCluster, got {type(system).__name__}")
+    workload = check_real("workload", workload)
+    slack_upper = check_real("slack_upper", slack_upper)
     names = [f"cluster {i}" for i in range(1, 5)]
 
     def same(a: float, b: float) -> bool:
