@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -93,6 +94,46 @@ def voila_app(folder: Path, sources: list[str] | None, name: str = "app.ipynb"):
         finally:
             proc.terminate()
             proc.wait(timeout=30)
+
+
+def kernel_stacks() -> str:
+    """Every running IPython kernel's Python stacks (py-spy), to say why a page that waits
+    for its kernel never loaded."""
+    spy = Path(sys.executable).with_name("py-spy")
+    found = subprocess.run(["pgrep", "-f", "ipykernel"], capture_output=True, text=True)
+    dumps = []
+    for pid in found.stdout.split():
+        try:
+            run = subprocess.run([str(spy), "dump", "--pid", pid], capture_output=True, text=True,
+                                 timeout=60)  # fmt: skip
+            dumps.append(f"--- process {pid}\n{run.stdout}{run.stderr}")
+        except (OSError, subprocess.SubprocessError) as err:
+            dumps.append(f"--- process {pid}: no dump ({err})")
+    return "\n".join(dumps) or "no kernel process found"
+
+
+def goto(page, url: str, timeout: float = 300.0) -> None:
+    """``page.goto(url)``, waiting ``timeout`` seconds for the page (Voilà sends it once
+    every cell has run in a new kernel). A page that does not load has the kernels'
+    stacks saved under ``build/screenshots/`` and is opened once more, on a new kernel,
+    with a warning: under load, Voilà 0.5 with ipykernel 7 sometimes never sends the
+    notebook to a kernel that started and sits idle (the saved stacks show it). A second
+    failure fails the test, naming both stack files."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    saved = []
+    for attempt in (1, 2):
+        try:
+            page.goto(url, timeout=timeout * 1000)
+            return
+        except PageTimeout:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            path = SCREENSHOTS / f"stuck_{time.strftime('%H%M%S')}_{attempt}.txt"
+            path.write_text(kernel_stacks())
+            saved.append(str(path))
+            warnings.warn(f"{url} did not load in {timeout:.0f} s (attempt {attempt}); "
+                          f"kernel stacks: {path}", stacklevel=2)  # fmt: skip
+    raise AssertionError(f"{url} did not load in {timeout:.0f} s, twice; kernel stacks: {saved}")
 
 
 def outside_requests(page) -> list[str]:

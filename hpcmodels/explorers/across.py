@@ -10,10 +10,11 @@ from IPython.display import display
 from .. import plots
 from ..errors import InvalidParameter, check_frame
 from ..papers.across.compare import SETTING, paired_differences, win_map
+from ..papers.across.findings import CLAIMS, carried_claims
 from ..papers.across.methods import METHODS, METRICS
 from .core import live, show, status_line
 
-__all__ = ["across_explorer", "paired_table"]
+__all__ = ["across_explorer", "claims_table", "paired_table"]
 
 AXES = {"load x SH": ("load", "sh"), "load x BSBW": ("load", "bsbw"), "SH x BSBW": ("sh", "bsbw")}
 COLUMNS = {
@@ -46,6 +47,29 @@ def paired_table(runs: pd.DataFrame, metric: str, baseline: str) -> pd.DataFrame
     unit = " (s)" if METRICS[metric].endswith("(s)") else ""
     names = dict(COLUMNS, diff=f"mean paired difference{unit}", ci=f"95 % half-width{unit}")
     return table[list(COLUMNS)].rename(columns=names)
+
+
+CLAIM_COLUMNS = {
+    "paper": "paper",
+    "source": "printed in",
+    "claim": "the paper says",
+    "settings": "settings here",
+    "holds": "holds",
+    "within_noise": "within noise",
+    "reversed": "reversed",
+}
+NO_CLAIM = "no paper compares two of the methods shown here under {selection} on {metric}"
+
+
+def claims_table(runs: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """The papers' claims (:data:`~hpcmodels.papers.across.findings.CLAIMS`) on
+    ``metric`` whose two methods are both in ``runs``, each with the paper's words beside
+    our verdicts over the settings of ``runs``: where it holds, is within noise, or is
+    reversed (empty when no claim applies)."""
+    found = carried_claims(runs, [c for c in CLAIMS if c.metric == metric])
+    if found.empty:
+        return pd.DataFrame(columns=list(CLAIM_COLUMNS.values()))
+    return found[list(CLAIM_COLUMNS)].rename(columns=CLAIM_COLUMNS)
 
 
 def _levels(runs: pd.DataFrame, column: str) -> list:
@@ -135,6 +159,13 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
             wins = win_map(mine, metric.value)
             show(plots.win_map_panels(wins, rows, columns,
                                       f"{METRICS[metric.value]}: lowest mean ({selection.value})"))  # fmt: skip
+            claims = claims_table(mine, metric.value)
+            if claims.empty:
+                print(NO_CLAIM.format(selection=selection.value, metric=METRICS[metric.value]))
+            else:
+                print("the papers' claims on these methods beside ours (counted over the "
+                      "settings of the map)")  # fmt: skip
+                display(claims)
             display(paired_table(mine, metric.value, baseline.value))
 
     live(update, [metric, group, selection, axes, fixed, methods, baseline], status)

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from ..plots import show
 
-__all__ = ["figure", "live", "serial", "show", "slider", "status_line"]
+__all__ = ["dropdown", "figure", "hint", "live", "serial", "show", "slider", "status_line"]
 
 
 def serial(run: Callable[[], None], status: w.HTML | None = None) -> Callable[..., None]:
@@ -60,14 +60,33 @@ def figure(width: float, height: float, ncols: int = 1, nrows: int = 1, *, share
     return fig, fig.subplots(nrows, ncols, squeeze=True, sharey=sharey)
 
 
-def slider(kind, value, lo, hi, step, label):
-    """A ``kind`` slider (``w.IntSlider``, ``w.FloatSlider``) that reports on release."""
+def slider(kind, value, lo, hi, step, label, tip: str = ""):
+    """A ``kind`` slider (``w.IntSlider``, ``w.FloatSlider``) that reports on release;
+    ``tip``: the tooltip that explains it."""
     return kind(
         value=value,
         min=lo,
         max=hi,
         step=step,
         description=label,
+        tooltip=tip or None,
         style={"description_width": "initial"},
         continuous_update=False,
     )
+
+
+def dropdown(options, value, label: str, tip: str = "") -> w.Dropdown:
+    """A dropdown with its label in full and ``tip`` as its tooltip."""
+    return w.Dropdown(
+        options=options,
+        value=value,
+        description=label,
+        tooltip=tip or None,
+        style={"description_width": "initial"},
+    )
+
+
+def hint() -> w.HTML:
+    """A line under the controls that says what a control does now (or that it has no
+    effect at the current setting)."""
+    return w.HTML(value="")

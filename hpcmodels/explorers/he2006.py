@@ -41,13 +41,18 @@ def allocation_explorer(
     fractions and their exact mean response time and miss rate recompute live. At the
     settings of the paper's Tables 3 and 4 its printed fractions are shown beside ours
     with the difference; elsewhere one line says where they are."""
-    load = slider(w.FloatSlider, workload, 0.02, 0.98, 0.01, "workload")
-    slack = slider(w.FloatSlider, slack_upper, 1, 120, 1, "slack max (s)")
-    nodes = [slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}") for i, m in enumerate(system.nodes)]
+    load = slider(w.FloatSlider, workload, 0.02, 0.98, 0.01, "workload (share of capacity)",
+                  "the arrival rate as a share of the rate that saturates the whole system")  # fmt: skip
+    slack = slider(w.FloatSlider, slack_upper, 1, 120, 1, "slack max (s)",
+                   "jobs' slack is uniform on [0, max] seconds: the wait a soft real-time job "
+                   "tolerates; changes OMR and the miss rates only")  # fmt: skip
+    nodes = [slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}", f"nodes of cluster {i + 1}")
+             for i, m in enumerate(system.nodes)]  # fmt: skip
     speeds = [
-        slider(w.FloatSlider, s, 0.5, 40, 0.5, f"speed {i + 1}")
+        slider(w.FloatSlider, s, 0.5, 40, 0.5, f"speed {i + 1} (jobs/s per node)",
+               f"service rate of one node of cluster {i + 1}")
         for i, s in enumerate(system.speeds)
-    ]
+    ]  # fmt: skip
     out = w.Output()
     status = status_line()
 
@@ -68,7 +73,7 @@ def allocation_explorer(
                 name, paper = printed
                 print(f"the paper's {name} (this setting): its fractions beside ours")
                 display(beside_paper(table[clusters].loc[paper.index], paper))
-            display(table.round(4))
+            display(table.style.format(precision=4))
             fig, ax = figure(6, 2.6)
             table[clusters].plot.bar(ax=ax, rot=0)
             ax.set_ylabel("fraction of jobs")

@@ -9,12 +9,14 @@ import pandas as pd
 from IPython.display import display
 
 from ..multicluster import ALLOCATIONS, COALLOCATIONS, SELECTIONS, simulate
+from ..papers import huang2006
 from ..papers.report import missing_of
 from ..plots import wait_cdf
 from ..workloads.transforms import scale_runtimes
-from .core import figure, live, show, slider, status_line
+from .core import dropdown, figure, live, show, slider, status_line
+from .printed import Printed, beside_printed, stored_values
 
-__all__ = ["policy_explorer"]
+__all__ = ["policy_explorer", "printed_for"]
 
 COLUMNS = {  # the metrics shown, in words and units (Huang & Chang's Tables 2-9)
     "mean_wait": "mean wait (s)",
@@ -25,6 +27,41 @@ COLUMNS = {  # the metrics shown, in words and units (Huang & Chang's Tables 2-9
 }
 
 
+WORDS = {  # the engine's policy names, as a student reads them
+    "fcfs": "FCFS", "first_available": "first available (FPFS)",
+    "smallest_first": "smallest first", "largest_first": "largest first",
+    "conservative": "conservative backfilling", "easy": "EASY backfilling",
+    "first_available_once": "first available, one per event",
+    "first_fit": "first fit", "best_fit": "best fit", "worst_fit": "worst fit",
+    "median_fit": "median fit (lower median)", "median_fit_upper": "median fit (upper median)",
+    "random_fit": "random fit", "fastest_first": "fastest first", "ai2": "AI2 (Shih)",
+    "tla": "TLA (Shih)", "local_first": "local first", "local_only": "local only",
+    "none": "none", "fixed_order": "fixed order", "larger_first": "larger first",
+    "smaller_first": "smaller first", "a1": "A1 (Jones)", "b1": "B1 (Jones)",
+    "b2": "B2 (Jones)", "b3": "B3 (Jones)", "b4": "B4 (Jones)",
+}  # fmt: skip
+
+
+def _choices(names) -> list[tuple[str, str]]:
+    return [(WORDS.get(n, n), n) for n in names]
+
+
+def printed_for(name: str, clusters, selection: str, allocation: str, coallocation: str | None,
+                load_factor: float, slowdown: float) -> list[tuple[str, Printed]]:  # fmt: skip
+    """The cells the paper prints for configuration ``name``'s run
+    (:func:`~hpcmodels.papers.huang2006.printed_cells`) as (engine metric, printed), with
+    our paper-scale runs of each (the cleaned log, every runtime perturbed per replicate;
+    random fit: one seed per replicate)."""
+    out = []
+    for cell in huang2006.printed_cells(clusters, selection, allocation, coallocation,
+                                        load_factor, slowdown):  # fmt: skip
+        key = huang2006.ensemble_key(cell.table, cell.label, cell.row, cell.column)
+        quantity = f"{name}: {COLUMNS[cell.metric]} ({cell.column})"
+        scale = stored_values("huang2006", key)
+        out.append((cell.metric, Printed(cell.table, quantity, cell.printed, scale)))
+    return out
+
+
 def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float = 1.0) -> w.VBox:
     """Two scheduling configurations side by side on the same jobs: load factor, slowdown
     ratio and (selection, allocation, co-allocation) for each; the metrics and the
@@ -33,17 +70,20 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     if reason := missing_of(jobs):  # the log is missing: say so where the explorer would be
         return w.VBox([w.HTML(f"<b>Explorer not run</b>: {html.escape(reason)}")])
     base = jobs[["submit", "runtime", "procs"]]
-    lf = slider(w.FloatSlider, load_factor, 1.0, 4.0, 0.25, "load factor")
-    sd = slider(w.FloatSlider, slowdown, 1.0, 6.0, 0.5, "slowdown ratio")
+    lf = slider(w.FloatSlider, load_factor, 1.0, 4.0, 0.25, "load factor",
+                "every runtime times this factor (Section 2): higher is busier")  # fmt: skip
+    sd = slider(w.FloatSlider, slowdown, 1.0, 6.0, 0.5, "slowdown ratio",
+                "a co-allocated job runs this many times slower (Section 3); no effect without "
+                "co-allocation")  # fmt: skip
     coal_names = [c or "none" for c in COALLOCATIONS]
 
     def config(name, sel, alloc, coal):
-        style = {"description_width": "initial"}
-        return [w.Dropdown(options=SELECTIONS, value=sel, description=f"{name}: selection",
-                           style=style),
-                w.Dropdown(options=ALLOCATIONS, value=alloc, description="allocation", style=style),
-                w.Dropdown(options=coal_names, value=coal, description="co-allocation",
-                           style=style)]  # fmt: skip
+        return [dropdown(_choices(SELECTIONS), sel, f"{name}: selection",
+                         "which waiting job starts next (Section 2)"),
+                dropdown(_choices(ALLOCATIONS), alloc, f"{name}: allocation",
+                         "which site a job that fits goes to (Section 3)"),
+                dropdown(_choices(coal_names), coal, f"{name}: co-allocation",
+                         "how a job that fits no single site is split across sites (Section 3)")]  # fmt: skip
 
     a = config("A", "fcfs", "first_fit", "fixed_order" if len(clusters) > 1 else "none")
     b = config("B", "smallest_first", "best_fit", "larger_first" if len(clusters) > 1 else "none")
@@ -54,7 +94,7 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
         with out:
             out.clear_output(wait=True)
             scaled = scale_runtimes(base, lf.value)
-            results, rows = {}, {}
+            results, rows, printed, ours = {}, {}, [], []
             for name, (sel, alloc, coal) in (("A", a), ("B", b)):
                 coalloc = None if coal.value == "none" else coal.value
                 try:
@@ -63,11 +103,21 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
                 except ValueError as err:
                     print(f"configuration {name}: {err}")
                     return
-                label = f"{name}: {sel.value} + {alloc.value} + {coal.value}"
+                label = f"{name}: " + " + ".join(WORDS[c.value] for c in (sel, alloc, coal))
                 results[label] = r
                 rows[label] = r.metrics
+                mine = printed_for(name, clusters, sel.value, alloc.value, coalloc, lf.value,
+                                   sd.value)  # fmt: skip
+                printed += [p for _, p in mine]
+                ours += [r.metrics[metric] for metric, _ in mine]
             table = pd.DataFrame(rows).T[list(COLUMNS)].rename(columns=COLUMNS)
             display(table.style.format(precision=3))
+            if printed:
+                print("the paper's numbers at these settings beside ours (random fit: the paper "
+                      "averages 20 seeds, this run is one)")  # fmt: skip
+                display(beside_printed(printed, ours))
+            else:
+                print(huang2006.WHERE_PRINTED)
             fig, ax = figure(6, 4)
             wait_cdf(results, ax=ax, title=f"load factor {lf.value:g}, slowdown {sd.value:g}")
             show(fig)

@@ -18,7 +18,9 @@ from ..bandwidth import (
     run_point,
     slowdown_factors,
 )
-from .core import figure, live, show, slider, status_line
+from ..papers import jones2005
+from .core import figure, hint, live, show, slider, status_line
+from .printed import Printed, beside_printed, stored_values
 
 __all__ = ["LINK_PICTURE_JOBS", "bandwidth_explorer", "link_saturation_explorer"]
 
@@ -75,6 +77,26 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
     return w.VBox([*rows, w.HBox([bw, cap]), out])
 
 
+NO_BASELINES = (
+    "the paper prints numbers here only for Section 6's {clusters} clusters: Migration Only "
+    "{mo} s and Ideal {ideal} s (Section 6.3); its modules' times are in figures only"
+)
+
+
+def baselines_printed(clusters: int) -> list[Printed]:
+    """Section 6.3's printed baselines (Migration Only, Ideal; no co-allocation, so no
+    BSBW, LSLT or chunk changes them) at Section 6's number of clusters, with our
+    paper-scale runs (400,000 jobs per cluster, FPFS one pass); none elsewhere."""
+    if clusters != SECTION6.clusters:
+        return []
+    out = []
+    for strategy, printed in jones2005.BASELINES.items():
+        key = jones2005.ensemble_key("baseline", strategy, "first_available", 0.0, 0.0)
+        quantity = f"{STRATEGY_NAMES[strategy]}: average turnaround (s)"
+        out.append(Printed("Section 6.3", quantity, printed, stored_values("jones2005", key)))
+    return out
+
+
 BANDWIDTH_COLUMNS = {
     "att": "average turnaround (s)",
     "mean_wait": "mean wait (s)",
@@ -94,10 +116,26 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
     jobs per cluster, the first change or so takes a second) and a table and a chart of
     their average turnaround times redraw, with a progress bar while they run."""
     strategies = ("no_share", "migration_only", "ideal", "first_fit", "a1", "b1", "b2", "b3", "b4")
-    bw = slider(w.FloatSlider, bsbw, 100, 1000, 50, "BSBW (Mbps)")
-    level = slider(w.FloatSlider, lslt, 0.4, 1.2, 0.1, "LSLT")
-    chunk_size = slider(w.FloatSlider, chunk, 0.5, 0.95, 0.05, "B3 chunk")
-    count = slider(w.IntSlider, clusters, 2, 8, 1, "clusters")
+    bw = slider(w.FloatSlider, bsbw, 100, 1000, 50, "BSBW (Mbps)",
+                "every job's bisection bandwidth (Eq. 8 turns it into bandwidth per node)")  # fmt: skip
+    level = slider(w.FloatSlider, lslt, 0.4, 1.2, 0.1, "LSLT",
+                   "link saturation level threshold: the share of a link's capacity A1 and "
+                   "B1-B4 aim not to exceed (Section 6.2)")  # fmt: skip
+    chunk_size = slider(w.FloatSlider, chunk, 0.5, 0.95, 0.05, "B3 chunk",
+                        "B3 (big-small chunk) puts this share of a job on one cluster and the "
+                        "rest elsewhere; changes B3 only")  # fmt: skip
+    count = slider(
+        w.IntSlider, clusters, 2, 8, 1, "clusters", "clusters of 100 nodes each (Section 6.1)"
+    )
+    note = hint()
+
+    def explain(*_):
+        note.value = (f"<i>{count.value} clusters x {jobs_per_cluster:,} jobs (the paper: "
+                      f"400,000 per cluster); the chunk changes B3 only; the LSLT changes "
+                      "A1 and B1-B4 only</i>")  # fmt: skip
+
+    count.observe(explain, names="value")
+    explain()
     bar = w.IntProgress(value=0, min=0, max=len(strategies), description="runs")
     out = w.Output()
     status = status_line()
@@ -121,6 +159,14 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             names = [STRATEGY_NAMES[s] for s in table.index]
             display(table.set_axis(names).rename(columns=BANDWIDTH_COLUMNS)
                     .style.format(precision=3, na_rep=""))  # fmt: skip
+            printed = baselines_printed(count.value)
+            if printed:
+                print("the paper's Section 6.3 baselines beside ours (this run: "
+                      f"{jobs_per_cluster:,} jobs per cluster)")  # fmt: skip
+                display(beside_printed(printed, [table.loc[s, "att"] for s in jones2005.BASELINES]))
+            else:
+                mo, ideal = jones2005.BASELINES.values()
+                print(NO_BASELINES.format(clusters=SECTION6.clusters, mo=mo, ideal=ideal))
             fig, ax = figure(7, 2.6)
             ax.bar(names, table["att"], color="tab:blue")
             for name, style in (("migration_only", "--"), ("ideal", ":")):
@@ -140,4 +186,4 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             show(fig)
 
     live(_run, (bw, level, chunk_size, count), status)
-    return w.VBox([w.HBox([bw, level]), w.HBox([chunk_size, count, bar, status]), out])
+    return w.VBox([w.HBox([bw, level]), w.HBox([chunk_size, count, bar, status]), note, out])

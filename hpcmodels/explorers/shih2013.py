@@ -10,9 +10,58 @@ from IPython.display import display
 from ..multicluster import Cluster, TLAOptions, simulate, tla_scores
 from ..papers import shih2013
 from ..workloads.transforms import speed_vectors
-from .core import figure, live, serial, show, slider
+from .core import dropdown, figure, hint, live, serial, show, slider
+from .printed import Printed, beside_printed, stored
 
 __all__ = ["tla_run_explorer", "tla_snapshot_explorer"]
+
+NO_TABLE1 = (
+    "the paper prints Table 1 only at Fig. 4's snapshot (the sliders' starting values) "
+    "and Fig. 9's average turnarounds only there with r2 end 1"
+)
+NO_TABLE4 = (
+    "the paper prints no Table 4 cell for this workload, load and SH (it prints A1-B2 at "
+    "every load and SH, the others at SH 0 for low and high load and at high load for "
+    "every SH; docs/readings.md)"
+)
+
+
+def snapshot_printed(jobs, r2_end: float, scores: dict) -> tuple[list[Printed], list[float]]:
+    """The numbers Section 3 prints at this snapshot, and ours: Table 1 (every job's
+    turnaround and their average, job 1 on A or B) at Fig. 4's snapshot, Fig. 9's average
+    turnarounds at the snapshot with r2 ending at 1; nothing elsewhere."""
+    if list(jobs) != list(shih2013.SNAPSHOT_WAITING):
+        return [], []
+    printed, ours = [], []
+    if r2_end == shih2013.SNAPSHOT_RUNNING[1].end:
+        for c in ("A", "B"):
+            for job, value in shih2013.TABLE1[f"score {c}"].items():
+                printed.append(
+                    Printed("Table 1", f"job 1 on {c}: job {job}'s turnaround", value, exact=True)
+                )
+                ours.append(scores[c].turnaround[job - 1])
+            average = shih2013.TABLE1_AVERAGE[c]
+            printed.append(Printed("Table 1", f"job 1 on {c}: average", average, exact=True))
+            ours.append(scores[c].att)
+    elif r2_end == shih2013.R2_ACTUAL_END:
+        for c in ("A", "B"):
+            printed.append(
+                Printed("Fig. 9", f"job 1 on {c}: average turnaround", shih2013.FIG9_ATT[c])
+            )
+            ours.append(scores[c].att)
+    return printed, ours
+
+
+def table4_printed(wid: str, load: str, sh: float) -> Printed | None:
+    """Table 4's printed cell at this workload, load and SH (None where it prints none),
+    with our paper-scale runs of it where the store holds them."""
+    paper = shih2013.TABLE4.get((wid, load, sh))
+    if paper is None:
+        return None
+    store = stored(shih2013.PAPER)
+    scale = None if store is None else shih2013.table4_improvements(store, wid, load, sh)
+    quantity = f"{wid}, {load} load, SH {sh:g}: TLA's improvement over the best of BF, FF, AI2 (%)"
+    return Printed("Table 4", quantity, str(paper), scale)
 
 
 def tla_snapshot_explorer() -> w.VBox:
@@ -23,7 +72,9 @@ def tla_snapshot_explorer() -> w.VBox:
              for k, j in enumerate(waiting)]  # fmt: skip
     est = [slider(w.FloatSlider, j.estimate, 0.5, 20, 0.5, f"job {k + 1} estimate")
            for k, j in enumerate(waiting)]  # fmt: skip
-    r2_end = slider(w.FloatSlider, 5.0, 0.0, 10.0, 0.5, "r2 end")
+    r2_end = slider(w.FloatSlider, 5.0, 0.0, 10.0, 0.5, "r2 end",
+                    "when running job r2 on cluster B ends (its estimate: 5; Fig. 9 replays "
+                    "with its actual end, 1)")  # fmt: skip
     out = w.Output()
 
     def update():
@@ -42,10 +93,18 @@ def tla_snapshot_explorer() -> w.VBox:
             table.loc["ATT"] = [s.att for s in scores.values()]
             best = min(scores, key=lambda c: scores[c].att)
             print(f"TLA allocates job 1 to cluster {best}")
-            display(table)
-            fig, ax = figure(6, 2.4)
+            printed, ours = snapshot_printed(jobs, r2_end.value, scores)
+            if printed:
+                print(f"the paper's {printed[0].source} (this snapshot) beside ours")
+                display(beside_printed(printed, ours))
+            else:
+                print(NO_TABLE1)
+            display(table.round(2))
+            fig, ax = figure(6, 2.8)
             table.drop(index="ATT").plot.bar(ax=ax, rot=0)
-            ax.set_ylabel("simulated turnaround")
+            ax.set_ylabel("turnaround (time units)")
+            ax.set_xlabel("waiting job")
+            ax.legend(fontsize="small", frameon=False)
             show(fig)
 
     live(update, [*procs, *est, r2_end])
@@ -55,16 +114,37 @@ def tla_snapshot_explorer() -> w.VBox:
 def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) -> w.VBox:
     """Workload, load, SH, speed vector, simulation and allocation depth; the Run button
     simulates BF, FF, AI2 and TLA on the first ``n_jobs`` jobs (with a progress bar) and
-    shows their ATT and TLA's improvement."""
-    wid = w.Dropdown(options=list(workloads), value=workloads[0], description="workload")
-    load = w.Dropdown(options=list(shih2013.LOADS), value="medium", description="load")
-    sh = w.Dropdown(options=list(shih2013.SH_LEVELS), value=0.0, description="SH")
-    vector = slider(w.IntSlider, 0, 0, 9, 1, "speed vector")
-    depth = slider(w.IntSlider, 0, 0, 500, 1, "simulation depth (0: all)")
-    adepth = slider(w.IntSlider, 1, 1, 8, 1, "allocation depth")
-    button = w.Button(description="Run", button_style="primary")
+    shows their ATT and TLA's improvement, beside Table 4's printed cell and our
+    paper-scale runs of it where they exist."""
+    wid = dropdown(list(workloads), workloads[0], "workload",
+                   "Table 3's workloads: A from the SDSC SP2 log, D Lublin99, E Feitelson96")  # fmt: skip
+    load = dropdown(list(shih2013.LOADS), "medium", "load",
+                    "Section 4.1: runtimes scaled to a system loading of 0.5, 0.75 or 1")  # fmt: skip
+    sh = dropdown(list(shih2013.SH_LEVELS), 0.0, "SH",
+                  "system heterogeneity: the spread of the clusters' speeds (0: all speed 1)")  # fmt: skip
+    vector = slider(w.IntSlider, 0, 0, 9, 1, "speed vector",
+                    "which of the 10 random speed vectors at this SH")  # fmt: skip
+    depth = slider(w.IntSlider, 0, 0, 500, 1, "simulation depth (0: all)",
+                   "how many waiting jobs TLA's look-ahead simulates (Section 5.3)")  # fmt: skip
+    adepth = slider(w.IntSlider, 1, 1, 8, 1, "allocation depth",
+                    "how many waiting jobs TLA allocates per decision (Section 5.4)")  # fmt: skip
+    button = w.Button(description="Run", button_style="primary",
+                      tooltip=f"simulate the four methods on the first {n_jobs:,} jobs")  # fmt: skip
     bar = w.IntProgress(value=0, min=0, max=len(shih2013.METHODS), description="runs")
+    note = hint()
     out = w.Output()
+
+    def explain(*_):
+        vector.disabled = sh.value == 0
+        note.value = (
+            "<i>SH 0: every cluster has speed 1, so the speed vector has no effect</i>"
+            if sh.value == 0
+            else f"<i>SH {sh.value:g}: speed vector {vector.value} of 10</i>"
+        ) + f"<i>; Run simulates the first {n_jobs:,} jobs (the paper: the whole workload)</i>"
+
+    sh.observe(explain, names="value")
+    vector.observe(explain, names="value")
+    explain()
 
     def run():
         with out:
@@ -84,17 +164,26 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
             for name, allocation in shih2013.METHODS.items():
                 att[name] = simulate(jobs, clusters, "fcfs", allocation, tla=opts).metrics["att"]
                 bar.value += 1
-            table = pd.Series(att, name="ATT (s)").to_frame()
+            table = pd.Series(att, name="average turnaround (s)").to_frame()
             best = min(att["BF"], att["FF"], att["AI2"])
+            gain = 100 * (best - att["TLA"]) / best
             print(f"speeds {', '.join(f'{s:.2f}' for s in speeds)}; TLA improvement over the "
-                  f"best of BF, FF, AI2: {100 * (best - att['TLA']) / best:.1f} %")  # fmt: skip
-            display(table.round(0))
+                  f"best of BF, FF, AI2: {gain:.1f} % ({n_jobs:,} jobs, one speed vector)")  # fmt: skip
+            printed = table4_printed(wid.value, load.value, sh.value)
+            if printed is None:
+                print(NO_TABLE4)
+            else:
+                print("the paper's Table 4 (this setting) beside ours" + (
+                      ": its cell at SH > 0 is the mean over 10 speed vectors"
+                      if sh.value else ""))  # fmt: skip
+                display(beside_printed([printed], [gain]))
+            display(table.style.format(precision=0))
             fig, ax = figure(5, 2.4)
-            table["ATT (s)"].plot.barh(ax=ax)
+            table["average turnaround (s)"].plot.barh(ax=ax)
             ax.set_xlabel("average turnaround time (s)")
             show(fig)
 
     button.on_click(serial(run))
-    controls = w.VBox([w.HBox([wid, load, sh]), w.HBox([vector, depth, adepth]),
+    controls = w.VBox([w.HBox([wid, load, sh]), w.HBox([vector, depth, adepth]), note,
                        w.HBox([button, bar])])  # fmt: skip
     return w.VBox([controls, out])

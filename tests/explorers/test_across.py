@@ -8,7 +8,7 @@ import time
 
 import pandas as pd
 import pytest
-from browser import SCREENSHOTS, assert_real_charts, charts, launch, real_drawing, voila_app
+from browser import SCREENSHOTS, assert_real_charts, charts, goto, launch, real_drawing, voila_app
 from playwright.sync_api import sync_playwright
 
 from hpcmodels.explorers.across import paired_table
@@ -57,7 +57,7 @@ def test_the_group_choice_redraws_the_map_and_the_paired_table(app):
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1500, "height": 1600})
-        page.goto(app, timeout=300_000)  # Voila runs every cell first
+        goto(page, app, 300)  # Voila runs every cell first
         page.get_by_text("3 paired replicates per cell").wait_for(timeout=120_000)
         assert_real_charts(page, 1)
         rows = _table(page)
@@ -119,7 +119,7 @@ def test_metric_axes_methods_and_baseline_each_redraw_the_map_and_table(app):
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1500, "height": 1600})
         page.set_default_timeout(120_000)  # a busy machine: each redraw reruns the paired table
-        page.goto(app, timeout=300_000)
+        goto(page, app, 300)
         page.get_by_text("3 paired replicates per cell").wait_for(timeout=120_000)
         assert_real_charts(page, 1)
         chart = charts(page)[0]

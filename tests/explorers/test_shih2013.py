@@ -8,6 +8,7 @@ import pytest
 from browser import (
     SCREENSHOTS,
     assert_real_charts,
+    goto,
     launch,
     set_slider,
     table_rows,
@@ -35,7 +36,7 @@ def test_snapshot_explorer_recomputes_when_r2_ends_early(app):
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(app, timeout=300_000)  # Voila runs every cell first
+        goto(page, app, 300)  # Voila runs every cell first
         page.get_by_text("TLA allocates job 1 to cluster B").wait_for(timeout=120_000)
         table = page.locator("table").last.inner_text()
         assert "8.25" in table and "10.0" in table
@@ -59,7 +60,7 @@ def test_run_explorer_runs_the_four_methods_and_depth_one_is_fastest_first(app):
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1400})
-        page.goto(app, timeout=300_000)  # Voila runs every cell first
+        goto(page, app, 300)  # Voila runs every cell first
         page.get_by_text("TLA allocates job 1 to cluster B").wait_for(timeout=120_000)
         assert_real_charts(page, 1)  # the snapshot explorer's
 

@@ -91,6 +91,9 @@ from .published import (
     TABLE8,
     TABLE9,
     TOTAL_JOBS,
+    WHERE_PRINTED,
+    PrintedCell,
+    printed_cells,
 )
 from .rows import (
     load_rows,
@@ -165,6 +168,9 @@ __all__ = [
     "TABLE8",
     "TABLE9",
     "TOTAL_JOBS",
+    "WHERE_PRINTED",
+    "PrintedCell",
+    "printed_cells",
     "load_rows",
     "ratio_check",
     "slowdown_rows",

@@ -8,6 +8,8 @@ median-fit readings, ``docs/readings.md``) and the orderings Section 3 claims.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pandas as pd
 
 from ...multicluster import Cluster
@@ -105,3 +107,70 @@ TABLE9 = pd.DataFrame(  # single-pool centralized queue vs the integrated approa
 
 LOW_ORDER = ["Best Fit", "First Fit", "Median Fit", "Random Fit", "Worst Fit"]
 HIGH_ORDER = ["Best Fit", "Random Fit", "First Fit", "Median Fit", "Worst Fit"]
+
+
+class PrintedCell(NamedTuple):
+    """One printed cell: ``table`` (e.g. "Table 5"), its row (``label`` = ``row``), its
+    ``column``, the engine metric it is (``mean_wait`` or ``mean_waiting_ratio``) and
+    the value as printed."""
+
+    table: str
+    label: str
+    row: float
+    column: str
+    metric: str
+    printed: str
+
+
+WHERE_PRINTED = (
+    "the paper prints numbers for one 384-processor cluster at load factors 1, 1.5, 2, "
+    "2.5, 3 and 4 (Tables 2-3: each selection policy) and for the five-site grid at load "
+    "factor 1 and slowdown ratio 1, 2, 4 or 5: FCFS + fixed-order co-allocation with each "
+    "allocation (Tables 5-6), FCFS + best fit with each heuristic (Tables 7-8), and the "
+    "integrated approach, smallest first + best fit + larger first (Table 9)"
+)
+
+
+def _pair(
+    tables: tuple[str, str], label: str, row: float, columns: tuple[str, str]
+) -> list[PrintedCell]:
+    """The waiting time and waiting ratio cells of one run: ``tables`` and ``columns``
+    name them in the wait table and the ratio table."""
+    printed = {"Table 2": TABLE2, "Table 3": TABLE3, "Table 5": TABLE5, "Table 6": TABLE6,
+               "Table 7": TABLE7, "Table 8": TABLE8, "Table 9": TABLE9}  # fmt: skip
+    return [
+        PrintedCell(t, label, row, c, metric, printed[t].loc[row, c])
+        for t, c, metric in zip(tables, columns, ("mean_wait", "mean_waiting_ratio"), strict=True)
+    ]
+
+
+def printed_cells(
+    clusters, selection: str, allocation: str, coallocation: str | None,
+    load_factor: float, slowdown: float,
+) -> list[PrintedCell]:  # fmt: skip
+    """The cells Huang & Chang print for this configuration (empty where they print
+    none, :data:`WHERE_PRINTED`): on :data:`SINGLE_CLUSTER` Tables 2-3 (the selection
+    policy at the load factor; allocation, co-allocation and slowdown change nothing on
+    one cluster); on :data:`GRID` at load factor 1 Tables 5-6 (FCFS, fixed order, the
+    allocation), Tables 7-8 (FCFS, best fit, the other heuristics) or Table 9's
+    integrated column (smallest first, best fit, larger first)."""
+    policies = {v: k for k, v in POLICIES.items()}
+    if list(clusters) == SINGLE_CLUSTER:
+        if selection in policies and load_factor in LOAD_FACTORS:
+            column = policies[selection]
+            return _pair(("Table 2", "Table 3"), "load factor", load_factor, (column, column))
+        return []
+    if list(clusters) != GRID or load_factor != 1.0 or slowdown not in SLOWDOWNS:
+        return []
+    methods = {v: k for k, v in METHODS.items()}
+    heuristics = {v: k for k, v in HEURISTICS.items()}
+    if selection == "fcfs" and coallocation == "fixed_order" and allocation in methods:
+        column = methods[allocation]
+        return _pair(("Table 5", "Table 6"), "slowdown", slowdown, (column, column))
+    if selection == "fcfs" and allocation == "best_fit" and coallocation in heuristics:
+        column = heuristics[coallocation]
+        return _pair(("Table 7", "Table 8"), "slowdown", slowdown, (column, column))
+    if (selection, allocation, coallocation) == ("smallest_first", "best_fit", "larger_first"):
+        columns = ("wait integrated", "ratio integrated")
+        return _pair(("Table 9", "Table 9"), "slowdown", slowdown, columns)
+    return []

@@ -80,6 +80,7 @@ from .scale_rows import (
     section5_label,
     section5_means,
     section5_runs,
+    table4_improvements,
 )
 from .section4 import (
     configuration_point,
@@ -167,6 +168,7 @@ __all__ = [
     "study_point",
     "table3",
     "table4_claims",
+    "table4_improvements",
     "table4_point",
     "table4_rows",
     "table5_frame",

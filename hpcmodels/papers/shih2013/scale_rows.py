@@ -42,6 +42,14 @@ def _att_table(store: pd.DataFrame, wid: str, load: str, sh: float) -> np.ndarra
     return np.column_stack([values(store, key) for key in keys])
 
 
+def table4_improvements(store: pd.DataFrame, wid: str, load: str, sh: float) -> np.ndarray | None:
+    """TLA's improvement over the best of BF, FF and AI2 (%) in each paper-scale run of
+    Table 4's configuration (workload ``wid``, ``load``, ``sh``), in replicate order;
+    ``None`` when the store does not hold it."""
+    table = _att_table(store, wid, load, sh)
+    return None if table is None else _improvement(table)
+
+
 def _replicates_note(wid: str, n: int) -> str:
     if _trace(wid):
         return (

@@ -1,0 +1,96 @@
+"""The paper beside ours in the explorers: every number the paper printed at an explorer's
+current setting, our value from the run the controls just made, the difference, and,
+where the paper-scale store (``results/``) holds that setting, the range of our
+paper-scale runs."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidParameter
+from ..papers.store import read_store, values
+
+__all__ = ["Printed", "beside_printed", "decimals_of", "stored", "stored_values"]
+
+COLUMNS = ["printed in", "the paper", "ours (this run)", "ours - paper", "ours at paper scale"]
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A number the paper prints (``paper``, as printed) in ``source`` for ``quantity``
+    at the explorer's setting, and ``scale``: our paper-scale runs of that setting
+    (``None``: the store does not hold it). ``exact``: the model is deterministic, one
+    run is the answer and there is no ensemble."""
+
+    source: str
+    quantity: str
+    paper: str
+    scale: np.ndarray | None = None
+    exact: bool = False
+
+    @property
+    def decimals(self) -> int:
+        """Ours is shown one decimal finer than the paper prints, at least one: a
+        difference smaller than the paper's last digit stays visible."""
+        return decimals_of(self.paper) + 1
+
+
+def decimals_of(printed: str) -> int:
+    """The decimals a printed number shows ("50.36" -> 2, "45" -> 0)."""
+    text = str(printed).strip()
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def _scale_text(p: Printed, decimals: int) -> str:
+    scale = p.scale
+    if p.exact:
+        return "deterministic: one run is exact"
+    if scale is None or len(scale) == 0:
+        return "not in the store"
+    scale = np.asarray(scale, dtype=float)
+    return (
+        f"{scale.mean():,.{decimals}f} (runs {scale.min():,.{decimals}f} to "
+        f"{scale.max():,.{decimals}f}, {len(scale)} runs)"
+    )
+
+
+def beside_printed(printed: Sequence[Printed], ours: Sequence[float]) -> pd.DataFrame:
+    """One row per printed number, indexed by the quantity: where the paper prints it,
+    the paper's value as printed, ours and ours - paper one decimal finer than the paper
+    prints (so the columns keep one precision between updates), and our paper-scale
+    mean with the range of its runs."""
+    if len(printed) != len(ours):
+        raise InvalidParameter(f"{len(printed)} printed numbers but {len(ours)} of ours")
+    rows = []
+    for p, mine in zip(printed, ours, strict=True):
+        d = p.decimals
+        rows.append(
+            [
+                p.source,
+                p.paper,
+                f"{mine:,.{d}f}",
+                f"{mine - float(p.paper):+,.{d}f}",
+                _scale_text(p, d),
+            ]  # fmt: skip
+        )
+    index = pd.Index([p.quantity for p in printed], name="quantity")
+    return pd.DataFrame(rows, columns=COLUMNS, index=index)
+
+
+@functools.cache
+def stored(paper: str) -> pd.DataFrame | None:
+    """The paper's store (read once per kernel; ``None`` where it is not computed)."""
+    return read_store(paper)
+
+
+def stored_values(paper: str, item: str) -> np.ndarray | None:
+    """The store's values of ``item`` (``None``: no store, or the item is not in it)."""
+    store = stored(paper)
+    if store is None or not store["item"].eq(item).any():
+        return None
+    return values(store, item)
