@@ -94,3 +94,26 @@ def test_the_front_page_lists_every_notebook_and_the_search_finds_a_method(site)
         hit.first.wait_for(timeout=30_000)
         page.screenshot(path=SCREENSHOTS / "site_search.png", full_page=True)
         browser.close()
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS, ids=lambda n: n[:2])
+def test_each_notebooks_exercise_answers_are_hidden_until_shown(site, name):
+    """Each notebook page ends with its exercises; every worked answer (code and output)
+    is collapsed, and opening one shows the answer's code and its computed conclusion."""
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        page.goto((site / "notebooks" / f"{name}.html").as_uri())
+        page.get_by_role("heading", name="Exercises").first.wait_for(timeout=30_000)
+        hidden = page.locator(".tag_exercise-answer details.hide")
+        assert 3 <= hidden.count() <= 5
+        first = hidden.first
+        assert not first.locator(".cell_input").is_visible()
+        first.locator("summary").click()
+        assert first.locator(".cell_input").is_visible()
+        assert "# Answer:" in first.locator(".cell_input").inner_text()
+        assert first.locator(".cell_output").inner_text().strip()  # its stored conclusion
+        if name.startswith("01"):
+            first.scroll_into_view_if_needed()
+            page.screenshot(path=SCREENSHOTS / "site_exercise.png")
+        browser.close()
