@@ -95,19 +95,26 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
         raise InvalidParameter("runs is empty: run ground_runs first")
     groups = list(dict.fromkeys(METHODS[m].group for m in runs["method"] if m in METHODS))
     metric = w.Dropdown(options=[(v, k) for k, v in METRICS.items()], description="metric",
+                        tooltip="what the map and the table compare; lower is better",
                         style={"description_width": "initial"})  # fmt: skip
     group = w.Dropdown(
-        options=groups, description="methods of", style={"description_width": "initial"}
-    )
-    selection = w.Dropdown(description="queue policy", style={"description_width": "initial"})
+        options=groups, description="methods of", style={"description_width": "initial"},
+        tooltip="which decision the methods make: allocation, queue policy or co-allocation",
+    )  # fmt: skip
+    selection = w.Dropdown(description="queue policy", style={"description_width": "initial"},
+                           tooltip="which waiting job starts next, under every method shown")  # fmt: skip
     axes = w.Dropdown(
-        options=list(AXES), description="map axes", style={"description_width": "initial"}
-    )
-    fixed = w.Dropdown(description="at", style={"description_width": "initial"})
+        options=list(AXES), description="map axes", style={"description_width": "initial"},
+        tooltip="the two settings along the map's rows and columns",
+    )  # fmt: skip
+    fixed = w.Dropdown(description="at", style={"description_width": "initial"},
+                       tooltip="the level of the third setting, held fixed")  # fmt: skip
     methods = w.SelectMultiple(
-        description="methods", rows=8, style={"description_width": "initial"}
-    )
-    baseline = w.Dropdown(description="baseline", style={"description_width": "initial"})
+        description="methods", rows=8, style={"description_width": "initial"},
+        tooltip="the methods compared (Ctrl or Shift + click for several)",
+    )  # fmt: skip
+    baseline = w.Dropdown(description="baseline", style={"description_width": "initial"},
+                          tooltip="the paired table gives each method minus this one")  # fmt: skip
     note = w.HTML()
     out = w.Output()
     status = status_line()
