@@ -66,6 +66,8 @@ def claims_table(runs: pd.DataFrame, metric: str) -> pd.DataFrame:
     ``metric`` whose two methods are both in ``runs``, each with the paper's words beside
     our verdicts over the settings of ``runs``: where it holds, is within noise, or is
     reversed (empty when no claim applies)."""
+    if not isinstance(metric, str) or metric not in METRICS:
+        raise InvalidParameter(f"metric must be one of {list(METRICS)}, got {metric!r}")
     found = carried_claims(runs, [c for c in CLAIMS if c.metric == metric])
     if found.empty:
         return pd.DataFrame(columns=list(CLAIM_COLUMNS.values()))

@@ -18,6 +18,7 @@ from ..bandwidth import (
     run_point,
     slowdown_factors,
 )
+from ..errors import check_int
 from ..papers import jones2005
 from .core import figure, hint, live, show, slider, status_line
 from .printed import Printed, beside_printed, stored_values
@@ -87,7 +88,7 @@ def baselines_printed(clusters: int) -> list[Printed]:
     """Section 6.3's printed baselines (Migration Only, Ideal; no co-allocation, so no
     BSBW, LSLT or chunk changes them) at Section 6's number of clusters, with our
     paper-scale runs (400,000 jobs per cluster, FPFS one pass); none elsewhere."""
-    if clusters != SECTION6.clusters:
+    if check_int("clusters", clusters, minimum=1) != SECTION6.clusters:
         return []
     out = []
     for strategy, printed in jones2005.BASELINES.items():

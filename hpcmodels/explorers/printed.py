@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, InvalidType, check_real
 from ..papers.store import read_store, values
 
 __all__ = ["Printed", "beside_printed", "decimals_of", "stored", "stored_values"]
@@ -33,11 +33,27 @@ class Printed:
     scale: np.ndarray | None = None
     exact: bool = False
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.paper, str):  # text keeps the printed precision
+            raise InvalidType(
+                f"Printed.paper must be the number as printed (text), got {self.paper!r}"
+            )
+        check_real("Printed.paper", _number(self.paper))
+
     @property
     def decimals(self) -> int:
         """Ours is shown one decimal finer than the paper prints, at least one: a
         difference smaller than the paper's last digit stays visible."""
         return decimals_of(self.paper) + 1
+
+
+def _number(printed: str) -> float | str:
+    """A printed number as a float ("50.36" -> 50.36); text that is no number as it is,
+    for :func:`~hpcmodels.errors.check_real` to name."""
+    try:
+        return float(printed)
+    except ValueError:
+        return printed
 
 
 def decimals_of(printed: str) -> int:
@@ -67,7 +83,10 @@ def beside_printed(printed: Sequence[Printed], ours: Sequence[float]) -> pd.Data
     if len(printed) != len(ours):
         raise InvalidParameter(f"{len(printed)} printed numbers but {len(ours)} of ours")
     rows = []
-    for p, mine in zip(printed, ours, strict=True):
+    for k, (p, mine) in enumerate(zip(printed, ours, strict=True)):
+        if not isinstance(p, Printed):
+            raise InvalidType(f"printed[{k}] must be a Printed, got {type(p).__name__}")
+        mine = check_real(f"ours[{k}] ({p.quantity})", mine)
         d = p.decimals
         rows.append(
             [

@@ -4,11 +4,13 @@ store."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from hpcmodels.errors import InvalidParameter
+from hpcmodels.errors import InvalidParameter, InvalidType
 from hpcmodels.explorers.across import claims_table
 from hpcmodels.explorers.huang2006 import printed_for
 from hpcmodels.explorers.jones2005 import baselines_printed
@@ -126,3 +128,62 @@ def test_the_claims_table_counts_where_a_claim_holds_and_only_on_its_metric():
     assert flipped["reversed"].tolist() == [1]
     assert claims_table(_runs([10, 11, 9, 10], [20, 21, 19, 22]), "mean_wait").empty
     assert claims_table(_runs([1, 2], [3, 4], method_b="Worst Fit"), "att").empty
+
+
+@pytest.mark.parametrize("ours", [math.nan, math.inf, "12", None, True])
+def test_ours_must_be_a_finite_number_named_by_its_quantity(ours):
+    with pytest.raises(InvalidParameter, match=r"ours\[0\] \(wait\)"):
+        beside_printed([Printed("T", "wait", "1.5")], [ours])
+
+
+@pytest.mark.parametrize("paper", ["", "n/a", "nan", "inf", None, 1.5])
+def test_a_printed_value_must_be_a_number_as_text(paper):
+    with pytest.raises(InvalidParameter, match="Printed.paper"):
+        Printed("T", "q", paper)
+
+
+def test_beside_printed_refuses_what_is_not_a_printed_number():
+    with pytest.raises(InvalidType, match=r"printed\[0\] must be a Printed"):
+        beside_printed([("T", "q", "1")], [1.0])
+    assert beside_printed([], []).empty
+
+
+@pytest.mark.parametrize(
+    ("field", "kwargs"),
+    [
+        ("load_factor", dict(load_factor=math.nan)),
+        ("load_factor", dict(load_factor="1")),
+        ("slowdown", dict(slowdown=math.inf)),
+        ("slowdown", dict(slowdown=0.5)),
+        ("selection", dict(selection=None)),
+        ("coallocation", dict(coallocation=3)),
+    ],
+)
+def test_printed_cells_name_the_bad_field(field, kwargs):
+    args = dict(selection="fcfs", allocation="first_fit", coallocation="fixed_order",
+                load_factor=1.0, slowdown=5.0) | kwargs  # fmt: skip
+    with pytest.raises(InvalidParameter, match=field):
+        huang2006.printed_cells(huang2006.GRID, **args)
+
+
+@pytest.mark.parametrize(
+    ("field", "args"),
+    [("sh", ("A1", "low", math.nan)), ("sh", ("A1", "low", "0")), ("wid", (None, "low", 0.0)),
+     ("load", ("A1", 0.5, 0.0))],
+)  # fmt: skip
+def test_table4_improvements_names_the_bad_field(field, args):
+    with pytest.raises(InvalidParameter, match=field):
+        shih2013.table4_improvements(read_store("shih2013"), *args)
+    assert shih2013.table4_improvements(read_store("shih2013"), "Z9", "low", 0.0) is None
+
+
+@pytest.mark.parametrize("clusters", [math.nan, 0, "4", 4.5])
+def test_baselines_refuse_a_bad_number_of_clusters(clusters):
+    with pytest.raises(InvalidParameter, match="clusters"):
+        baselines_printed(clusters)
+
+
+@pytest.mark.parametrize("metric", ["turnaround", None, ""])
+def test_the_claims_table_refuses_an_unknown_metric(metric):
+    with pytest.raises(InvalidParameter, match="metric must be one of"):
+        claims_table(_runs([1, 2], [3, 4]), metric)

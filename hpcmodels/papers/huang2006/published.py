@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from ...errors import InvalidType, check_real
 from ...multicluster import Cluster
 
 FULL_LOG = "SDSC-SP2-1998-4.2"
@@ -154,6 +155,13 @@ def printed_cells(
     one cluster); on :data:`GRID` at load factor 1 Tables 5-6 (FCFS, fixed order, the
     allocation), Tables 7-8 (FCFS, best fit, the other heuristics) or Table 9's
     integrated column (smallest first, best fit, larger first)."""
+    load_factor = check_real("load_factor", load_factor, above=0)
+    slowdown = check_real("slowdown", slowdown, at_least=1)
+    for name, value in (("selection", selection), ("allocation", allocation)):
+        if not isinstance(value, str):
+            raise InvalidType(f"{name} must be a policy name, got {value!r}")
+    if coallocation is not None and not isinstance(coallocation, str):
+        raise InvalidType(f"coallocation must be a name or None, got {coallocation!r}")
     policies = {v: k for k, v in POLICIES.items()}
     if list(clusters) == SINGLE_CLUSTER:
         if selection in policies and load_factor in LOAD_FACTORS:

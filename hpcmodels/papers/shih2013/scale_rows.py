@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...errors import InvalidParameter
+from ...errors import InvalidParameter, InvalidType, check_real
 from ..report import compare_claim, not_run
 from .ensemble import (
     ALL_WAITING,
@@ -46,7 +46,10 @@ def table4_improvements(store: pd.DataFrame, wid: str, load: str, sh: float) -> 
     """TLA's improvement over the best of BF, FF and AI2 (%) in each paper-scale run of
     Table 4's configuration (workload ``wid``, ``load``, ``sh``), in replicate order;
     ``None`` when the store does not hold it."""
-    table = _att_table(store, wid, load, sh)
+    for name, value in (("wid", wid), ("load", load)):
+        if not isinstance(value, str):
+            raise InvalidType(f"{name} must be a string, got {value!r}")
+    table = _att_table(store, wid, load, check_real("sh", sh, at_least=0))
     return None if table is None else _improvement(table)
 
 
