@@ -125,7 +125,7 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
     vector = slider(w.IntSlider, 0, 0, 9, 1, "speed vector",
                     "which of the 10 random speed vectors at this SH")  # fmt: skip
     depth = slider(w.IntSlider, 0, 0, 500, 1, "simulation depth (0: all)",
-                   "how many waiting jobs TLA's look-ahead simulates (Section 5.3)")  # fmt: skip
+                   "how many waiting jobs TLA's look-ahead simulates (Section 5.2)")  # fmt: skip
     adepth = slider(w.IntSlider, 1, 1, 8, 1, "allocation depth",
                     "how many waiting jobs TLA allocates per decision (Section 5.4)")  # fmt: skip
     button = w.Button(description="Run", button_style="primary",
