@@ -12,11 +12,15 @@ from hpcmodels.bandwidth import SECTION4
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import jones2005 as jo
 from hpcmodels.papers.jones2005.section4_scale import (
+    BREAK_EVEN_LATER,
     SECTION4_CLUSTERS,
+    SECTION4_SEEDS,
+    break_even_clusters,
     section4_frames,
     section4_means,
     section4_points,
     section4_rows,
+    section4_seeds_text,
 )
 from hpcmodels.papers.store import _rows
 
@@ -31,10 +35,16 @@ def small_store() -> pd.DataFrame:
 
 def test_the_points_are_every_seed_of_every_stored_cluster_count():
     points = section4_points()
-    assert {p["clusters"] for p in points} == set(SECTION4_CLUSTERS)
-    assert {p["replicate"] for p in points} == set(range(jo.SECTION4_REPLICATES))
+    assert {p["clusters"] for p in points} == set(SECTION4_CLUSTERS) == set(jo.PENALTY_BSBWS)
+    for m, seeds in SECTION4_SEEDS.items():
+        assert {p["replicate"] for p in points if p["clusters"] == m} == set(range(seeds))
     assert all(p["jobs_per_cluster"] == SECTION4.jobs_per_cluster for p in points)
     assert jo.SECTION4_REPLICATES >= 3  # issue 24: >= 3 per point of a figure grid
+    # 2 and 4 clusters are complete; 8 clusters come in stages of at most that many seeds
+    assert SECTION4_SEEDS[2] == SECTION4_SEEDS[4] == jo.SECTION4_REPLICATES
+    assert 1 <= SECTION4_SEEDS[8] <= jo.SECTION4_REPLICATES
+    bisected = {p["clusters"] for p in points if p["study"] == "section4 break-even"}
+    assert bisected == set(break_even_clusters()) - set(BREAK_EVEN_LATER)
 
 
 def test_the_paper_scale_bisections_are_the_quick_ones():
@@ -50,7 +60,8 @@ def test_the_stored_frames_are_the_quick_builders_frames(small_store):
     curves, lims, be = section4_frames(small_store)
     setup = SECTION4.scaled(JOBS)
     for seed in range(jo.SECTION4_REPLICATES):
-        quick_lims = jo.limits(SECTION4_CLUSTERS, setup, seed=seed, progress=False)
+        counts = [m for m in SECTION4_CLUSTERS if seed < SECTION4_SEEDS[m]]
+        quick_lims = jo.limits(counts, setup, seed=seed, progress=False)
         ours = lims[lims["replicate"] == seed].drop(columns="replicate")
         key = ["clusters", "strategy"]
         pd.testing.assert_frame_equal(
@@ -58,7 +69,7 @@ def test_the_stored_frames_are_the_quick_builders_frames(small_store):
             quick_lims.sort_values(key, ignore_index=True),
             check_like=True,
         )
-        for m in SECTION4_CLUSTERS:
+        for m in counts:
             quick = jo.penalty_curves(m, jo.PENALTY_BSBWS[m], setup, seed=seed, progress=False)
             part = curves[(curves["replicate"] == seed) & (curves["clusters"] == m)]
             key = ["bsbw", "model"]
@@ -87,23 +98,40 @@ def test_the_rows_line_up_with_the_quick_rows_and_wait_for_every_cluster_count(s
     )
     per_count = rows["item"].str.endswith("clusters)")
     assert per_count.all() == (set(SECTION4_CLUSTERS) != set(jo.PENALTY_BSBWS))
-    assert (
-        rows["ours"][
-            ~rows["item"].str.startswith("Section 4.4 (")
-            | rows["quantity"].str.startswith("First-Fit")
-        ]
-        .str.contains("means over 3 seeds")
-        .all()
+    claims = rows[
+        ~rows["item"].str.startswith("Section 4.4 (") | rows["quantity"].str.startswith("First-Fit")
+    ]
+    for item, ours in zip(claims["item"], claims["ours"], strict=True):
+        count = item.rsplit("(", 1)[-1].removesuffix(" clusters)")
+        if count.isdigit():  # one cluster count: its own seeds
+            seeds = SECTION4_SEEDS[int(count)]
+            assert ours.endswith(f"(means over {seeds} seed{'s' if seeds > 1 else ''})")
+        else:  # across the counts: the most seeds, and the counts that have fewer
+            fewer = [f"{m} clusters: {s}" for m, s in SECTION4_SEEDS.items() if s < 3]
+            assert ours.endswith(
+                "(means over 3 seeds" + (f" ({', '.join(fewer)}))" if fewer else ")")
+            )
+
+
+def test_the_caption_says_how_many_seeds_each_cluster_count_has(small_store):
+    fewer = [f"{m} clusters: {s}" for m, s in SECTION4_SEEDS.items() if s < 3]
+    assert section4_seeds_text(small_store) == "means over 3 seeds" + (
+        f" ({', '.join(fewer)})" if fewer else ""
     )
+    one_seed = small_store[small_store["replicate"] == 0]
+    assert section4_seeds_text(one_seed) == "means over 1 seed"
 
 
 def test_a_store_without_section4_gives_no_rows():
     frame = pd.DataFrame({"item": ["x"], "replicate": [0], "value": [1.0], "study": ["baseline"]})
     assert section4_rows(frame) == []
+    assert section4_seeds_text(frame) == "nothing stored"
     assert all(f.empty for f in section4_frames(frame))
 
 
-@pytest.mark.parametrize("build", [section4_frames, section4_means, section4_rows])
+@pytest.mark.parametrize(
+    "build", [section4_frames, section4_means, section4_rows, section4_seeds_text]
+)
 @pytest.mark.parametrize(
     "store, message",
     [

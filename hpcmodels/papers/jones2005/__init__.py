@@ -80,7 +80,14 @@ from .section4 import (
     penalty_curves,
     penalty_point,
 )
-from .section4_scale import SECTION4_CLUSTERS, SECTION4_REPLICATES, section4_frames, section4_means
+from .section4_scale import (
+    SECTION4_CLUSTERS,
+    SECTION4_REPLICATES,
+    SECTION4_SEEDS,
+    section4_frames,
+    section4_means,
+    section4_seeds_text,
+)
 from .section6 import baselines, cuts, fig13, fig13_limits, fig13_lines, surface_grid
 from .table1 import MODULE_CODES, decision_states, decision_times
 
@@ -109,6 +116,8 @@ __all__ = [
     "RUN_RESULTS",
     "SECTION4_CLUSTERS",
     "SECTION4_REPLICATES",
+    "SECTION4_SEEDS",
+    "section4_seeds_text",
     "SURFACES",
     "SURFACE_REPLICATES",
     "TABLE1",
