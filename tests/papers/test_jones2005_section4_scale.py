@@ -143,3 +143,31 @@ def test_a_store_without_section4_gives_no_rows():
 def test_a_store_that_is_no_store_is_refused_naming_it(build, store, message):
     with pytest.raises(InvalidParameter, match=message):
         build(store)
+
+
+def test_the_dynamic_vs_fixed_claim_counts_the_points_past_no_share_apart():
+    """Past No Share's ATT the queue grows without bound; the reason counts those
+    points apart from the steady ones (hand-made means: one of each)."""
+    curves = pd.DataFrame(
+        {
+            "clusters": [2] * 4,
+            "bsbw": [100.0, 100.0, 900.0, 900.0],
+            "model": ["dynamic", "fixed"] * 2,
+            "penalty": [1.1] * 4,
+            "att": [50.0, 40.0, 500.0, 900.0],
+            "coallocated": [0.3] * 4,
+        }
+    )
+    lims = pd.DataFrame(
+        {
+            "clusters": [2] * 3,
+            "strategy": ["no_share", "migration_only", "ideal"],
+            "att": [100.0, 45.0, 30.0],
+        }  # fmt: skip
+    )
+    row = jo.section4_claims(curves, lims)[0]
+    assert row["quantity"].startswith("dynamic vs fixed")
+    assert row["ours"] == "dynamic higher at 50% of 2 points with penalty > 1.01"
+    assert row["verdict"] == "differs"
+    assert "dynamic is higher at 1 of 1 points; past it" in row["reason"]
+    assert row["reason"].endswith("the run's length, at 0 of 1")
