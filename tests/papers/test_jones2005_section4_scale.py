@@ -11,8 +11,9 @@ import pytest
 from hpcmodels.bandwidth import SECTION4
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import jones2005 as jo
+from hpcmodels.papers.jones2005.published import CLAIMS
 from hpcmodels.papers.jones2005.section4_scale import (
-    BREAK_EVEN_LATER,
+    BREAK_EVEN_SEEDS,
     SECTION4_CLUSTERS,
     SECTION4_SEEDS,
     break_even_clusters,
@@ -43,8 +44,16 @@ def test_the_points_are_every_seed_of_every_stored_cluster_count():
     # 2 and 4 clusters are complete; 8 clusters come in stages of at most that many seeds
     assert SECTION4_SEEDS[2] == SECTION4_SEEDS[4] == jo.SECTION4_REPLICATES
     assert 1 <= SECTION4_SEEDS[8] <= jo.SECTION4_REPLICATES
-    bisected = {p["clusters"] for p in points if p["study"] == "section4 break-even"}
-    assert bisected == set(break_even_clusters()) - set(BREAK_EVEN_LATER)
+    # the bisections: where the paper prints break-even penalties, 2 clusters complete, 8
+    # clusters in stages of seeds whose curves are stored
+    assert set(BREAK_EVEN_SEEDS) == set(break_even_clusters())
+    assert BREAK_EVEN_SEEDS[2] == jo.SECTION4_REPLICATES
+    assert 0 <= BREAK_EVEN_SEEDS[8] <= SECTION4_SEEDS[8]
+    for m, seeds in BREAK_EVEN_SEEDS.items():
+        bisected = [p for p in points if p["study"] == "section4 break-even" and p["clusters"] == m]
+        assert sorted((p["replicate"], p["limit"]) for p in bisected) == [
+            (r, lim) for r in range(seeds) for lim in ("migration_only", "no_share")
+        ]
 
 
 def test_the_paper_scale_bisections_are_the_quick_ones():
@@ -120,6 +129,30 @@ def test_the_caption_says_how_many_seeds_each_cluster_count_has(small_store):
     )
     one_seed = small_store[small_store["replicate"] == 0]
     assert section4_seeds_text(one_seed) == "means over 1 seed"
+
+
+def test_a_staged_bisection_from_one_seed_is_judged_without_an_interval(small_store):
+    # 8 clusters' bisections for seed 0 only, beside 2 clusters' for 3 seeds
+    extra = [
+        dict(study="section4 break-even", strategy="first_fit", limit=lim, clusters=8,
+             replicate=0, jobs_per_cluster=JOBS)
+        for lim in ("migration_only", "no_share")
+    ]  # fmt: skip
+    staged = pd.concat(
+        [small_store, _rows(extra, [jo.ensemble_point(**p) for p in extra])], ignore_index=True
+    )
+    rows = pd.DataFrame(section4_rows(staged))
+    bisections = rows[rows["quantity"].str.startswith("break-even penalty vs")]
+    eight = bisections[bisections["item"] == "Section 4.4 (8 clusters)"]
+    assert len(eight) == 2
+    for ours in eight["ours"]:
+        assert ours.endswith("(one seed: no interval)") and "nan" not in ours
+        assert "+-" not in ours
+    two = bisections[bisections["item"] == "Section 4.4 (2 clusters)"]
+    assert all(ours.endswith("(95 % interval over 3 seeds)") for ours in two["ours"])
+    trend = rows[rows["quantity"] == CLAIMS["penalty trend"][1]]
+    assert len(trend) == 1
+    assert trend["ours"].iloc[0].endswith("(means over 3 seeds (8 clusters: 1))")
 
 
 def test_a_store_without_section4_gives_no_rows():

@@ -81,6 +81,7 @@ from .section4 import (
     penalty_point,
 )
 from .section4_scale import (
+    BREAK_EVEN_SEEDS,
     SECTION4_CLUSTERS,
     SECTION4_REPLICATES,
     SECTION4_SEEDS,
@@ -115,6 +116,7 @@ __all__ = [
     "READINGS",
     "RUN_RESULTS",
     "SECTION4_CLUSTERS",
+    "BREAK_EVEN_SEEDS",
     "SECTION4_REPLICATES",
     "SECTION4_SEEDS",
     "section4_seeds_text",
