@@ -13,10 +13,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOK ?= 03
 # make test runs on up to two cores (pytest-xdist), each test file whole on one worker: a
 # notebook's nbval cells share one kernel, in order. TEST_WORKERS= runs in one process.
-# The browser tests run after, in one process: beside other tests on two cores a
-# JupyterLab "Run All" or a Voila page did not start within 300 s.
 TEST_WORKERS ?= --numprocesses=auto --maxprocesses=2 --dist=loadfile
-BROWSER_TESTS := tests/explorers tests/site
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,8 +32,7 @@ $(CHROMIUM):  ## root installs it; anyone else gets the browser tests skipped, t
 
 test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser tests and nbval over notebooks/
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest $(TEST_WORKERS) $(addprefix --ignore=,$(BROWSER_TESTS))
-	$(PY) -m pytest $(BROWSER_TESTS)
+	$(PY) -m pytest $(TEST_WORKERS)
 
 lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
