@@ -11,9 +11,6 @@ export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 # as root (containers), Jupyter needs to be told it may run
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOK ?= 03
-# make test runs on up to two cores (pytest-xdist), each test file whole on one worker: a
-# notebook's nbval cells share one kernel, in order. TEST_WORKERS= runs in one process.
-TEST_WORKERS ?= --numprocesses=auto --maxprocesses=2 --dist=loadfile
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,7 +29,7 @@ $(CHROMIUM):  ## root installs it; anyone else gets the browser tests skipped, t
 
 test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser tests and nbval over notebooks/
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest $(TEST_WORKERS)
+	$(PY) -m pytest
 
 lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
