@@ -218,8 +218,9 @@ def section4_rows(store: pd.DataFrame) -> list[dict]:
     """Section 4.4 judged at paper scale by the quick rows' functions: the break-even
     penalties (mean and 95 % t-interval over the seeds, each seed its own workload and
     limit level; from one seed its crossing alone; the trend across cluster counts says
-    how many seeds each count's bisections have, :data:`BREAK_EVEN_SEEDS`) and the claims on the mean curves and limits (a difference of means
-    is the mean of the paired differences: every seed runs every point). A claim across
+    how many seeds each count's bisections have, :data:`BREAK_EVEN_SEEDS`) and the
+    claims on the mean curves and limits (a difference of means is the mean of the
+    paired differences: every seed runs every point). A claim across
     the cluster counts is judged once 2, 4 and 8 clusters are all stored; each claim
     says how many seeds its means cover per cluster count (:data:`SECTION4_SEEDS`)."""
     curves, lims, be = section4_frames(store)
