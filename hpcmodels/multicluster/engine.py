@@ -49,7 +49,7 @@ from .lookahead import TLAOptions
 from .metrics import compute_metrics
 from .network import Network
 from .profile import init_pool
-from .queue import KEEP_RESERVATIONS
+from .queue import KEEP_ESTIMATES, KEEP_RESERVATIONS
 from .rates import BANDWIDTH, RATE_MODELS
 from .selection import BACKFILLING, QUEUE_KEEPS, SELECTIONS, queue_ranks, session
 from .state import (
@@ -348,6 +348,8 @@ def build_state(
         net=None if network is None else network.parameters(),
         link_cap=None if network is None else network.link_capacities(cap.size),
         memo=alloc == TLA,
+        estimates=bool(QUEUE_KEEPS[sel] & KEEP_ESTIMATES),
+        coallocation=coal > 0,
     )
     if reservations:
         init_pool(state)
@@ -564,7 +566,7 @@ def _prepare(
             "pass drop_too_wide=True to leave them out"
         )
     keep = ~too_wide
-    kept = {k: v[keep] for k, v in data.items()}
+    kept = data if keep.all() else {k: v[keep] for k, v in data.items()}
     out = jobs.copy()
     out["start"] = np.nan
     out["end"] = np.nan

@@ -292,6 +292,8 @@ def new_state(
     net=None,
     link_cap=None,
     memo: bool = False,
+    estimates: bool = True,
+    coallocation: bool = True,
 ) -> State:
     """A fresh state at time ``submit.min()``: nothing running, nobody waiting yet.
 
@@ -303,6 +305,14 @@ def new_state(
     job's cluster of arrival), ``net`` (slots ``BSBW`` ... ``DYNAMIC``) and ``link_cap``
     describe Jones 2005's network; by default there is none. ``memo`` gives TLA room to
     keep its last winning simulation (:mod:`.lookahead`; O(n + m) numbers).
+
+    An array that no kernel of the run can read gets one entry instead of one per job
+    (or per rank), so a run of simple policies allocates and fills less: ``etree``
+    without ``estimates`` (the queue keeps no estimate tree, :mod:`.queue`),
+    ``res_time`` and ``res_clus`` without ``conservative``, ``plan`` without ``memo``
+    (only TLA plans), ``split_off`` without ``coallocation`` (read only for co-allocated
+    jobs) and ``origin`` when there is none (read only by the local allocations, which
+    need it).
     """
     n, m = submit.size, cap.size
     size = _tree_size(n)
@@ -342,11 +352,11 @@ def new_state(
         qrank=qrank.astype(np.int64),
         at_rank=at_rank,
         wtree=np.full(2 * size, np.inf),
-        etree=np.full(2 * size, np.inf),
+        etree=np.full(2 * size if estimates else 2, np.inf),
         rtree=np.full(2 * size if conservative else 2, np.inf),
-        res_time=np.full(n, np.inf),
-        res_clus=np.full(n, -1, np.int64),
-        split_off=np.full(n, -1, np.int64),
+        res_time=np.full(n if conservative else 1, np.inf),
+        res_clus=np.full(n if conservative else 1, -1, np.int64),
+        split_off=np.full(n if coallocation else 1, -1, np.int64),
         split_len=np.zeros(n, np.int64),
         split_site=np.empty(max(n, 1) + m, np.int64),
         split_procs=np.empty(max(n, 1) + m, np.int64),
@@ -356,11 +366,11 @@ def new_state(
         p_head=np.full(m, -1, np.int64),
         hole_end=np.full(m, -np.inf),
         uniforms=uniforms,
-        origin=np.full(n, -1, np.int64) if origin is None else origin,
+        origin=np.full(1, -1, np.int64) if origin is None else origin,
         net=np.empty(0) if net is None else net,
         link_cap=np.zeros(m) if link_cap is None else link_cap,
         link_load=np.zeros(m),
-        plan=np.full(n, -1, np.int64),
+        plan=np.full(n if memo else 1, -1, np.int64),
         rng=np.asarray([rng_seed], np.uint64),
         memo_f=np.zeros((4, max(n, m + 3) + 1 if memo else 1)),
         memo_i=np.zeros((5, max(n, m + 3) + 1 if memo else 1), np.int64),
