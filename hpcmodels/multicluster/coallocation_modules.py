@@ -78,14 +78,16 @@ def a1_ranges(p, free_i, avail, bsbw):
 @numba.njit(cache=True)
 def _a1(free, load, cap, p, bsbw, lslt, sites, widths, off):
     m = free.size
-    ranges = np.empty((m, 4), np.int64)
     most = 0  # the most nodes the clusters can take together: below p, no solution
-    for i in range(m):
-        lo1, hi1, lo2, hi2 = a1_ranges(p, free[i], lslt * cap[i] - load[i], bsbw)
-        ranges[i, 0], ranges[i, 1], ranges[i, 2], ranges[i, 3] = lo1, hi1, lo2, hi2
+    for i in range(m):  # checked before allocating anything: most declines end here
+        _, hi1, lo2, hi2 = a1_ranges(p, free[i], lslt * cap[i] - load[i], bsbw)
         most += hi2 if lo2 <= hi2 else hi1
     if most < p:
         return 0
+    ranges = np.empty((m, 4), np.int64)
+    for i in range(m):
+        lo1, hi1, lo2, hi2 = a1_ranges(p, free[i], lslt * cap[i] - load[i], bsbw)
+        ranges[i, 0], ranges[i, 1], ranges[i, 2], ranges[i, 3] = lo1, hi1, lo2, hi2
     # reach[i, s]: clusters i..m-1 can take exactly s nodes
     reach = np.zeros((m + 1, p + 1), np.bool_)
     reach[m, 0] = True
@@ -101,31 +103,59 @@ def _a1(free, load, cap, p, bsbw, lslt, sites, widths, off):
                     break
     if not reach[0, p]:
         return 0
-    rest = p
-    counts = np.zeros(m, np.int64)
+    rest, used = p, 0
     for i in range(m):  # the smallest count of each cluster in turn that still completes
+        count = 0
         for k in range(2):
             a, b = ranges[i, 2 * k], min(ranges[i, 2 * k + 1], rest)
             for x in range(a, b + 1):
                 if reach[i + 1, rest - x]:
-                    counts[i] = x
+                    count = x
                     break
             else:
                 continue
             break
-        rest -= counts[i]
-    return _write_counts(counts, sites, widths, off)
+        if count > 0:
+            sites[off + used] = i
+            widths[off + used] = count
+            used += 1
+        rest -= count
+    return used
 
 
 @numba.njit(cache=True)
-def _take_in_order(free, order, eligible, p, sites, widths, off):
-    """All free nodes of each eligible cluster in ``order`` until ``p`` are covered."""
-    rest, used = p, 0
-    for c in order:
-        if rest == 0:
-            break
-        if not eligible[c] or free[c] == 0:
+def _eligible(load, cap, lslt, c):
+    """Class B: cluster ``c``'s link is below the threshold (not discounted)."""
+    return load[c] < lslt * cap[c]
+
+
+@numba.njit(cache=True)
+def _next_in_order(code, free, load, cap, lslt, after_key, after, with_free):
+    """The eligible cluster (``with_free``: with a free node) that follows ``after``
+    (key ``after_key``; -1 and -inf: the first) in module ``code``'s order: by key, least
+    saturated link (B2) or most free nodes (B1, B3), ties by index. Returns (cluster,
+    key), cluster -1 when none is left. O(m), no allocation: a split takes O(m) per site
+    it uses instead of sorting every cluster."""
+    best, best_key = -1, np.inf
+    for c in range(free.size):
+        if not _eligible(load, cap, lslt, c) or (with_free and free[c] == 0):
             continue
+        key = load[c] / cap[c] if code == B2 else -float(free[c])
+        if key < after_key or (key == after_key and c <= after):
+            continue  # at or before ``after`` in the order
+        if best < 0 or key < best_key:  # a tie keeps the smaller index, seen first
+            best, best_key = c, key
+    return best, best_key
+
+
+@numba.njit(cache=True)
+def _take_in_order(code, free, load, cap, lslt, p, sites, widths, off):
+    """All free nodes of each eligible cluster in module ``code``'s order until ``p``
+    are covered (the caller checked that the eligible clusters have ``p``)."""
+    rest, used = p, 0
+    c, key = -1, -np.inf
+    while rest > 0:
+        c, key = _next_in_order(code, free, load, cap, lslt, key, c, True)
         take = min(free[c], rest)
         sites[off + used] = c
         widths[off + used] = take
@@ -141,36 +171,23 @@ def module_split(code, free, load, cap, p, bsbw, lslt, chunk, sites, widths, off
     m = free.size
     if code == A1:
         return _a1(free, load, cap, p, bsbw, lslt, sites, widths, off)
-    eligible = np.empty(m, np.bool_)
     total = 0
     for c in range(m):
-        eligible[c] = load[c] < lslt * cap[c]
-        if eligible[c]:
+        if _eligible(load, cap, lslt, c):
             total += free[c]
     if total < p:
         return 0
-    keys = np.empty(m)
-    for c in range(m):
-        if code == B2:
-            keys[c] = load[c] / cap[c]
-        else:
-            keys[c] = -free[c]
-    order = np.argsort(keys, kind="mergesort")  # stable: ties by index
     if code == B3:
-        first = -1
-        for c in order:
-            if eligible[c]:
-                first = c
-                break
+        first, _ = _next_in_order(code, free, load, cap, lslt, -np.inf, -1, False)
         if first < 0 or free[first] < math.ceil(chunk * p - 1e-9):
             return 0
     if code != B4:
-        return _take_in_order(free, order, eligible, p, sites, widths, off)
+        return _take_in_order(code, free, load, cap, lslt, p, sites, widths, off)
     counts = np.zeros(m, np.int64)
     rest = p
     while rest > 0:  # round robin, one node at a time
         for c in range(m):
-            if rest > 0 and eligible[c] and counts[c] < free[c]:
+            if rest > 0 and _eligible(load, cap, lslt, c) and counts[c] < free[c]:
                 counts[c] += 1
                 rest -= 1
     return _write_counts(counts, sites, widths, off)

@@ -127,7 +127,9 @@ def _check(state):
 def run(state, rate_code, params, until):
     """Process events and sessions until none is left (DONE), the next event is after
     ``until`` (PAUSED) or the co-allocation split buffer may overflow (NEED_ROOM: grow
-    it with :func:`grow_split` and call again; the state is between two events)."""
+    it with :func:`grow_split` and call again; the state is between two events).
+    ``declined`` marks the widths a co-allocation module declined since the last start
+    or finish (:func:`.selection.greedy.one_pass`)."""
     room = state.cap.sum()
     everywhere = np.ones(state.cap.size, np.bool_)
     declined = np.zeros(room + 1, np.bool_)
@@ -139,7 +141,9 @@ def run(state, rate_code, params, until):
             return DONE
         if t > until:
             return PAUSED
-        stamp, _ = process_events(state, rate_code, params)
+        stamp, finished = process_events(state, rate_code, params)
+        if finished > 0:  # free nodes and link loads moved: widths declined may fit now
+            declined[:] = False
         session(state, stamp, rate_code, params, everywhere, declined)
         if state.cfg[DEBUG]:
             _check(state)

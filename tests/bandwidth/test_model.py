@@ -213,6 +213,59 @@ def test_b_modules_by_hand():
     assert _split(B1, free, load, 70, lslt=1.2) == {1: 35, 3: 30, 0: 5}
 
 
+def _b_rules(code, free, load, cap, p, lslt, chunk):
+    """Section 5's class B rules as plain Python: discount the links at or above LSLT,
+    order the rest (stable sort by key, ties by index), take whole clusters in that
+    order (B4: one node at a time, round robin in index order). [(site, nodes), ...]."""
+    m = len(free)
+    eligible = [load[c] < lslt * cap[c] for c in range(m)]
+    if sum(free[c] for c in range(m) if eligible[c]) < p:
+        return []
+    if code == B4:
+        counts, rest = [0] * m, p
+        while rest > 0:
+            for c in range(m):
+                if rest > 0 and eligible[c] and counts[c] < free[c]:
+                    counts[c] += 1
+                    rest -= 1
+        return [(c, counts[c]) for c in range(m) if counts[c] > 0]
+    order = sorted(range(m), key=lambda c: (load[c] / cap[c] if code == B2 else -free[c], c))
+    if code == B3:
+        first = next((c for c in order if eligible[c]), None)
+        if first is None or free[first] < math.ceil(chunk * p - 1e-9):
+            return []
+    taken, rest = [], p
+    for c in order:
+        if rest > 0 and eligible[c] and free[c] > 0:
+            taken.append((c, min(free[c], rest)))
+            rest -= taken[-1][1]
+    return taken
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    code=st.sampled_from([B1, B2, B3, B4]),
+    m=st.integers(1, 6),
+    p=st.integers(1, 30),
+    lslt=st.sampled_from([0.5, 0.8, 1.0]),
+    chunk=st.sampled_from([0.0, 0.5, 0.8, 1.0]),
+    data=st.data(),
+)
+def test_b_modules_follow_the_rules_in_order(code, m, p, lslt, chunk, data):
+    # few distinct loads and free counts, so that ties in the order are common
+    free = data.draw(st.lists(st.integers(0, 12), min_size=m, max_size=m))
+    load = data.draw(st.lists(st.sampled_from([0.0, 100.0, 250.0, 800.0, 1000.0]),
+                              min_size=m, max_size=m))  # fmt: skip
+    cap = data.draw(st.lists(st.sampled_from([500.0, 1000.0]), min_size=m, max_size=m))
+    sites, widths = np.full(m + 2, -9, np.int64), np.full(m + 2, -9, np.int64)
+    used = module_split(code, np.array(free, np.int64), np.array(load), np.array(cap), p,
+                        500.0, lslt, chunk, sites, widths, 2)  # fmt: skip
+    assert [(int(sites[2 + k]), int(widths[2 + k])) for k in range(used)] == _b_rules(
+        code, free, load, cap, p, lslt, chunk
+    )
+    assert list(sites[:2]) == [-9, -9]  # nothing written before ``off``
+
+
 # ---------------------------------------------------------------- Eqs. 6-7
 
 

@@ -52,13 +52,15 @@ def one_pass(state, t, rate_code, params, everywhere, once, declined):
     starting every job that has a placement (``once``: only the first of them).
 
     With a bandwidth-aware co-allocation module (Jones 2005) whether a job can start
-    depends only on its width (local allocation implies migration), so a width the
-    module declined is not tried again until a job starts, and the B modules' widths
-    are bounded by the free nodes of the clusters they may use."""
+    depends only on its width (local allocation implies migration), the free nodes and
+    the links' loads, which change only when a job starts or ends. So a width the module
+    declined (``declined[p]``) is not tried again until a job starts or ends: the engine
+    clears ``declined`` after a batch of finishes (:func:`..engine.run`), this pass after
+    each start; a session after arrivals alone asks the module nothing it declined
+    before. The B modules' widths are bounded by the free nodes of the clusters they may
+    use."""
     coal = state.cfg[COAL]
     modules = coal >= A1
-    if modules:
-        declined[:] = False
     r = 0
     while True:
         if modules:
@@ -77,10 +79,10 @@ def one_pass(state, t, rate_code, params, everywhere, once, declined):
         if c != NO_PLACE:
             start_job(state, j, c, t)
             apply_rates(state, t, rate_code, params)
-            if once:
-                return
             if modules:
                 declined[:] = False
+            if once:
+                return
         elif modules:
             declined[p] = True
         r += 1
