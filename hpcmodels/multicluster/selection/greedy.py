@@ -47,6 +47,15 @@ def start_from_head(state, t, rate_code, params, everywhere):
 
 
 @numba.njit(cache=True)
+def _widest_start(state, coal):
+    """The widest job that may start now: on one cluster, or across sites with
+    co-allocation (code ``coal``; a module's :func:`.coallocation.coallocation_bound`)."""
+    if coal >= A1:
+        return max(state.free.max(), coallocation_bound(state))
+    return state.free.sum() if coal > 0 else state.free.max()
+
+
+@numba.njit(cache=True)
 def one_pass(state, t, rate_code, params, everywhere, once, declined):
     """first_available / smallest_first / largest_first: one pass in queue order,
     starting every job that has a placement (``once``: only the first of them).
@@ -62,11 +71,8 @@ def one_pass(state, t, rate_code, params, everywhere, once, declined):
     coal = state.cfg[COAL]
     modules = coal >= A1
     r = 0
+    bound = _widest_start(state, coal)
     while True:
-        if modules:
-            bound = max(state.free.max(), coallocation_bound(state))
-        else:
-            bound = state.free.sum() if coal > 0 else state.free.max()
         r = seg_first_le(state.wtree, r, bound)
         if r < 0:
             return
@@ -83,6 +89,7 @@ def one_pass(state, t, rate_code, params, everywhere, once, declined):
                 declined[:] = False
             if once:
                 return
+            bound = _widest_start(state, coal)  # only a start moves it
         elif modules:
             declined[p] = True
         r += 1
