@@ -133,6 +133,7 @@ def run(state, rate_code, params, until):
     room = state.cap.sum()
     everywhere = np.ones(state.cap.size, np.bool_)
     declined = np.zeros(room + 1, np.bool_)
+    modules = state.cfg[COAL] >= A1
     while True:
         if state.cfg[COAL] > 0 and state.split_site.size - state.ctr[N_SPLIT] < room:
             return NEED_ROOM
@@ -142,7 +143,7 @@ def run(state, rate_code, params, until):
         if t > until:
             return PAUSED
         stamp, finished = process_events(state, rate_code, params)
-        if finished > 0:  # free nodes and link loads moved: widths declined may fit now
+        if modules and finished > 0:  # free nodes and link loads moved: declined may fit
             declined[:] = False
         session(state, stamp, rate_code, params, everywhere, declined)
         if state.cfg[DEBUG]:
