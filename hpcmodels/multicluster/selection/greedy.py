@@ -46,7 +46,7 @@ def start_from_head(state, t, rate_code, params, everywhere):
         apply_rates(state, t, rate_code, params)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # once per session: no call
 def _widest_start(state, coal):
     """The widest job that may start now: on one cluster, or across sites with
     co-allocation (code ``coal``; a module's :func:`.coallocation.coallocation_bound`)."""
