@@ -50,9 +50,14 @@ def start_from_head(state, t, rate_code, params, everywhere):
 def _widest_start(state, coal):
     """The widest job that may start now: on one cluster, or across sites with
     co-allocation (code ``coal``; a module's :func:`.coallocation.coallocation_bound`)."""
+    free = state.free
+    most, total = free[0], free[0]
+    for c in range(1, free.size):  # a loop, not free.max(): no call per session
+        most = max(most, free[c])
+        total += free[c]
     if coal >= A1:
-        return max(state.free.max(), coallocation_bound(state))
-    return state.free.sum() if coal > 0 else state.free.max()
+        return max(most, coallocation_bound(state))
+    return total if coal > 0 else most
 
 
 @numba.njit(cache=True)
