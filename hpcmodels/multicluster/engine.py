@@ -15,8 +15,10 @@ the allocation (:func:`.placement.place`), the co-allocation
 ``docs/architecture.md`` lists them and what adding a policy costs.
 
 Cost per event: the next event comes from the running jobs' heap (O(log r)) or the
-next submission (O(1)); finishes and submissions cost O(log n) each; sessions as stated
-in :mod:`.selection`. Memory is O(n + m) (the per-site split is stored only for
+next submission (O(1)); finishes and submissions cost O(log w) each, w the window of
+queue ranks from the first to the last waiting job (:mod:`.queue`; the window's moves
+are O(1) amortised per submission in arrival order); sessions as stated in
+:mod:`.selection`. Memory is O(n + m) (the per-site split is stored only for
 co-allocated jobs), so 10^5 jobs on 300 clusters need a few MB, not a jobs x clusters
 matrix.
 """
@@ -51,6 +53,7 @@ from .network import Network
 from .profile import init_pool
 from .queue import KEEP_ESTIMATES, KEEP_RESERVATIONS
 from .rates import BANDWIDTH, RATE_MODELS
+from .segtree import seg_base
 from .selection import BACKFILLING, QUEUE_KEEPS, SELECTIONS, queue_ranks, session
 from .state import (
     ALLOC,
@@ -65,6 +68,7 @@ from .state import (
     N_SPLIT,
     NOT_STARTED,
     Q_AREA,
+    QLEN,
     REBUILD,
     RLEN,
     SESSIONS,
@@ -104,7 +108,20 @@ class Result(ByValue):
 @numba.njit(cache=True)
 def _check(state):
     """Debug invariants after a session: free processors within [0, capacity] and equal
-    to capacity minus what the running jobs hold."""
+    to capacity minus what the running jobs hold; the queue tree's window holds exactly
+    the waiting jobs, each leaf its job's width (:mod:`.queue`)."""
+    tree = state.wtree
+    size = tree.size // 2
+    base = seg_base(tree)
+    waiting = 0
+    for i in range(size, 2 * size):
+        if tree[i] < np.inf:
+            waiting += 1
+            j = state.at_rank[i - size + base]
+            if state.clus[j] != NOT_STARTED or tree[i] != state.procs[j]:
+                raise AssertionError("queue tree leaf is not a waiting job's width")
+    if waiting != state.ctr[QLEN]:
+        raise AssertionError("queue tree window does not hold every waiting job")
     m = state.cap.size
     held = np.zeros(m, np.int64)
     for k in range(state.ctr[RLEN]):

@@ -28,8 +28,9 @@ Per job (input order of the kept jobs; job ``j`` is row ``j``):
 
 Structures: the running jobs form an indexed binary heap keyed by ``end`` (``heap``,
 ``hpos``); the waiting jobs are the present leaves of a min segment tree over their rank
-in the selection's queue order (``wtree``: procs, ``etree``: estimate, ``rtree``:
-conservative reservation time; ``qrank`` / ``at_rank`` map job <-> rank); the per-site
+in the selection's queue order, in a window of ranks that holds every waiting job
+(``wtree``: procs, ``etree``: estimate, ``rtree``: conservative reservation time;
+``qrank`` / ``at_rank`` map job <-> rank; :mod:`.segtree`, :mod:`.queue`); the per-site
 split of co-allocated jobs is stored sparsely (``split_off`` / ``split_len`` into
 ``split_site`` / ``split_procs``), because only co-allocated jobs need more than one
 cluster; conservative backfilling keeps one free-processor profile per cluster as linked
@@ -53,6 +54,8 @@ import numba
 import numpy as np
 from numba.core import types
 from numba.experimental import structref
+
+from .segtree import WINDOW_MIN, seg_new
 
 __all__ = ["State", "new_state", "COALLOCATED", "NOT_STARTED"]
 
@@ -315,7 +318,7 @@ def new_state(
     need it).
     """
     n, m = submit.size, cap.size
-    size = _tree_size(n)
+    window = min(_tree_size(n), WINDOW_MIN)  # the queue widens it as needed (.queue)
     order = np.argsort(submit, kind="stable")
     at_rank = np.empty(n, np.int64)
     at_rank[qrank] = np.arange(n)
@@ -351,9 +354,9 @@ def new_state(
         hpos=np.full(n, -1, np.int64),
         qrank=qrank.astype(np.int64),
         at_rank=at_rank,
-        wtree=np.full(2 * size, np.inf),
-        etree=np.full(2 * size if estimates else 2, np.inf),
-        rtree=np.full(2 * size if conservative else 2, np.inf),
+        wtree=seg_new(window),
+        etree=seg_new(window if estimates else 1),
+        rtree=seg_new(window if conservative else 1),
         res_time=np.full(n if conservative else 1, np.inf),
         res_clus=np.full(n if conservative else 1, -1, np.int64),
         split_off=np.full(n if coallocation else 1, -1, np.int64),

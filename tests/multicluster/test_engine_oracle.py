@@ -151,3 +151,37 @@ def test_zero_length_reservations_block_nobody():
     assert list(ref["start"]) == [0, 2, 0]
     res = simulate(df, clusters_of(spec), "conservative", "first_fit")
     assert list(res.jobs["start"]) == [0, 2, 0]
+
+
+def _burst_then_trickle(seed: int, n: int = 300) -> pd.DataFrame:
+    """``n`` jobs on 8 + 8 processors: the first third arrives in one burst (the queue
+    grows past the queue tree's first window of 64 ranks), the rest one at a time (the
+    window slides along the ranks)."""
+    rng = np.random.default_rng(seed)
+    burst = n // 3
+    gaps = np.r_[np.zeros(burst), rng.exponential(6.0, n - burst)]
+    rows = zip(np.cumsum(gaps), rng.integers(1, 30, n), rng.integers(1, 9, n), strict=True)
+    return jobs_frame(list(rows))
+
+
+@pytest.mark.parametrize("selection", SELECTIONS)
+@pytest.mark.parametrize("seed", (0, 1))
+def test_a_queue_that_outgrows_and_slides_its_window_matches_the_oracle(selection, seed):
+    """The queue's trees span a window of ranks that must hold every waiting job
+    (:mod:`hpcmodels.multicluster.queue`): with 300 jobs the window grows and moves,
+    which the small drawn workloads above never make it do. Debug mode checks after
+    every session that the window holds exactly the waiting jobs."""
+    from hpcmodels.multicluster.engine import _prepare, run_to_end
+    from hpcmodels.multicluster.segtree import seg_base
+
+    df, spec = _burst_then_trickle(seed), [(8, 1.0), (8, 2.0)]
+    res = simulate(df, clusters_of(spec), selection, "first_fit", seed=seed, debug=True)
+    assert_same(res, oracle(df, spec, selection, "first_fit", seed=seed), df, spec)
+    kw = dict(coallocation=None, slowdown=1.0, seed=seed, drop_too_wide=False,
+              rate_model=None, tla=None, network=None, debug=True)  # fmt: skip
+    run = _prepare(df, clusters_of(spec), selection, "first_fit", **kw)
+    tree = run_to_end(run.state, run.rate_code, run.params).wtree
+    if selection in ("smallest_first", "largest_first"):  # ranks do not rise with arrival
+        assert seg_base(tree) == 0 and tree.size == 2 * 512  # every rank, as before
+    else:  # the window moved along the ranks and stayed narrower than the run
+        assert seg_base(tree) > 0 and tree.size < 2 * 512

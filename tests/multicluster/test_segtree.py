@@ -6,7 +6,10 @@ over queue ranks, ``inf`` for a rank that is not waiting, and relies on: every i
 is the minimum of its children after any ``seg_set``; ``seg_first_le(tree, lo, x)`` is
 the first rank ``>= lo`` whose value is ``<= x`` (-1 if none: the queue walk stops);
 ``seg_first_le2(a, b, lo, x, y, z)`` is the first rank ``>= lo`` with ``a <= x`` or
-(``a <= y`` and ``b <= z``) (EASY's backfill candidates).
+(``a <= y`` and ``b <= z``) (EASY's backfill candidates). The trees span a window of
+ranks (``tree[0]`` is its first rank) and :func:`seg_window` moves it: every query takes
+and returns global ranks, whatever the window, as long as every rank outside it is not
+waiting.
 """
 
 from __future__ import annotations
@@ -15,18 +18,25 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hpcmodels.multicluster.segtree import seg_first_le, seg_first_le2, seg_set
+from hpcmodels.multicluster.segtree import (
+    seg_base,
+    seg_first_le,
+    seg_first_le2,
+    seg_new,
+    seg_set,
+    seg_window,
+)
 
 ANY = 1e300  # selection.ANY: a bound every waiting job meets
 INF = np.inf
 
 
-def _tree(values):
-    """A tree whose leaves are ``values`` (length a power of two), built by seg_set."""
-    size = len(values)
-    tree = np.full(2 * size, INF)
+def _tree(values, base=0):
+    """A tree whose leaves are ``values`` (length a power of two) at ranks ``base ..``,
+    built by seg_set."""
+    tree = seg_new(len(values), base)
     for r, v in enumerate(values):
-        seg_set(tree, r, v)
+        seg_set(tree, base + r, v)
     return tree
 
 
@@ -91,7 +101,7 @@ def test_hand_worked_two_trees():
 
 def test_one_leaf():
     tree = _tree([5.0])
-    assert tree.tolist() == [INF, 5.0]
+    assert tree.tolist() == [0.0, 5.0]  # tree[0]: the first rank of the window
     assert seg_first_le(tree, 0, 5.0) == 0
     assert seg_first_le(tree, 0, 4.0) == -1
     assert seg_first_le(tree, 1, ANY) == -1
@@ -150,3 +160,62 @@ def test_first_le2_against_arrays(tv, queries):
     for lo, x, y, z in queries:
         got = seg_first_le2(a, b, lo, x, y, z)
         assert got == first_le2(a_values, b_values, lo, x, y, z), (a_values, b_values, lo)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tv=trees(2),
+    base=st.integers(0, 100),
+    queries=st.lists(
+        st.tuples(st.integers(0, 170), BOUNDS, BOUNDS, BOUNDS), min_size=1, max_size=20
+    ),
+)
+def test_a_window_answers_in_global_ranks(tv, base, queries):
+    """Leaves at ranks ``base ..``: a query from rank ``lo`` answers as the same leaves
+    at ranks ``0 ..`` queried from ``lo - base`` (from 0 when ``lo`` is before the
+    window), shifted by ``base``: ranks outside the window never match."""
+    size, a_values, b_values = tv
+    a, b = _tree(a_values, base), _tree(b_values, base)
+    assert seg_base(a) == base
+
+    def shifted(r):
+        return r + base if r >= 0 else -1
+
+    for lo, x, y, z in queries:
+        local = max(lo - base, 0)
+        want = shifted(first_le(a_values, local, x))
+        assert seg_first_le(a, lo, x) == want, (a_values, base, lo, x)
+        want = shifted(first_le2(a_values, b_values, local, x, y, z))
+        assert seg_first_le2(a, b, lo, x, y, z) == want, (a_values, b_values, base, lo)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tv=trees(),
+    base=st.integers(0, 40),
+    shift=st.integers(-40, 40),
+    grow=st.integers(-3, 3),
+    queries=st.lists(st.tuples(st.integers(0, 200), BOUNDS), min_size=1, max_size=20),
+)
+def test_moving_the_window_keeps_every_leaf(tv, base, shift, grow, queries):
+    """seg_window: a new window that holds every finite leaf answers as the old one, and
+    its inner nodes are the minima of their children."""
+    size, values = tv
+    tree = _tree(values, base)
+    finite = [base + r for r, v in enumerate(values) if v < INF]
+    new_size = 2 ** max(0, int(np.log2(size)) + grow)
+    new_base = max(0, base + shift)
+    if finite and not (new_base <= finite[0] and finite[-1] < new_base + new_size):
+        new_base = finite[0]
+        while finite[-1] >= new_base + new_size:
+            new_size *= 2
+    moved = seg_window(tree, new_base, new_size)
+    assert seg_base(moved) == new_base and moved.size == 2 * new_size
+    whole = [INF] * (new_base + new_size + base + size)
+    for r, v in enumerate(values):
+        whole[base + r] = v
+    window = whole[new_base : new_base + new_size]
+    _check_tree(moved, window)
+    for lo, x in queries:
+        r = first_le(window, max(lo - new_base, 0), x)
+        assert seg_first_le(moved, lo, x) == (r + new_base if r >= 0 else -1), (values, lo, x)

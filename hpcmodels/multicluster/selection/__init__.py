@@ -4,7 +4,8 @@ A session at time ``t`` starts waiting jobs through :func:`..placement.place` an
 :func:`..events.start_job`, calling the rate model after every start. The waiting queue
 is a min segment tree over each job's rank in the policy's queue order (arrival order;
 (procs, arrival) for smallest first; (-procs, arrival) for largest first), so a session
-asks "the next waiting job at or after this rank that can start" in O(log n) and never
+asks "the next waiting job at or after this rank that can start" in O(log w) (w: the
+window of ranks that holds the waiting jobs, :mod:`..queue`) and never
 walks past jobs that cannot (a job fits a single cluster iff its width is at most the
 largest free count, any placement with co-allocation iff at most the total free count).
 
