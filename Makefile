@@ -27,9 +27,17 @@ $(CHROMIUM):  ## root installs it; anyone else gets the browser tests skipped, t
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else echo "not root: the browser tests will be skipped (sudo apt-get install chromium)"; fi
 
-test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, browser tests and nbval over notebooks/
+# The tests outside a browser run on every core (pytest-xdist, one file per worker: nbval's
+# cells share a kernel, a file's fixtures its server); then the browser tests alone, one at a
+# time: beside busy workers a JupyterLab or Voila server starting kernels timed out or raised
+# dialogs over the page in trial runs. Both parts run; either failing fails the target.
+BROWSER_TESTS := tests/explorers tests/site
+test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, nbval over notebooks/, browser tests
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	status=0; \
+	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadfile $(addprefix --ignore=,$(BROWSER_TESTS)) || status=$$?; \
+	$(PY) -m pytest $(BROWSER_TESTS) || status=$$?; \
+	exit $$status
 
 lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/

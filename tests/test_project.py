@@ -37,6 +37,26 @@ def test_readme_names_the_two_commands_and_ci_runs_the_test_one():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
 
 
+def test_make_test_runs_every_browser_test_alone_after_the_parallel_part():
+    """``make test`` runs the tests on every core except ``BROWSER_TESTS``, which it runs
+    afterwards one at a time: a new browser test outside those folders would run beside
+    busy workers, where JupyterLab and Voila servers timed out in trial runs."""
+    makefile = (ROOT / "Makefile").read_text()
+    folders = re.search(r"^BROWSER_TESTS := (.+)$", makefile, re.M).group(1).split()
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "pytest -n auto" in recipe and "$(addprefix --ignore=,$(BROWSER_TESTS))" in recipe
+    assert "pytest $(BROWSER_TESTS)" in recipe
+    drives_a_browser = re.compile(r"^\s*(from|import) (playwright|browser)\b", re.M)
+    found = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if drives_a_browser.search(path.read_text())
+    }
+    assert found, "no browser test found: the pattern no longer matches their imports"
+    outside = sorted(p for p in found if not p.startswith(tuple(f + "/" for f in folders)))
+    assert not outside, f"browser tests outside BROWSER_TESTS {folders}: {outside}"
+
+
 def test_every_notebook_follows_the_conventions():
     notebooks = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
     assert notebooks
