@@ -34,7 +34,7 @@ def allot_kernel(demand, capacity, allotted):
     links). Returns the number of saturation corrections (Step 3) made."""
     jobs, links = demand.shape
     allotted[:, :] = demand
-    avail = capacity.astype(np.float64).copy()
+    avail = capacity.astype(np.float64)  # a copy
     unconstrained = np.ones(jobs, np.bool_)
     corrections = 0
     while True:
