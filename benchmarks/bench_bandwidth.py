@@ -12,8 +12,12 @@ here (``plain_simulation``: one straight compiled loop over arrays, LA -> MIG (b
 -> largest-free-first co-allocation, the whole queue scanned at every event, the running
 jobs' ends scanned linearly, no rate model, event times taken exactly). The engine's
 tie rule covers rounding only (``TIME_RTOL = 2**-48``), so both give the same ATT; the
-table shows the difference. Times are CPU seconds of this process (``process_time``,
-median of three runs after a warm-up): the machine's other load does not count. Target
+table shows the difference. Times are CPU seconds of this process (``process_time``):
+the machine's other load does not count. Each ratio is the median of three pairs, the
+run and its base back to back after a warm-up of both (``timing.paired_ratio``; the
+lowest and highest pair beside it), since identical runs here vary by about 20 % and two
+medians taken minutes apart do not share that drift (they put the co-allocating
+strategies at 1.3-2.2 x on 2026-11-27, the pairs at 1.8-3.3 x the same day). Target
 (issue 24): ``simulate`` on the Migration Only point takes at most 1.0x the reference's
 time, and every co-allocating strategy (A1, B1-B4) at most 2x the engine's Migration
 Only point; then the other bandwidth-aware runs and an overloaded one (First-Fit at 900
@@ -27,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
 from dataclasses import replace
 
 import numba
@@ -40,7 +43,7 @@ from hpcmodels.bandwidth.modules import A1
 from hpcmodels.multicluster import simulate
 from hpcmodels.papers.jones2005 import MODULE_CODES, TABLE1, decision_times
 
-from timing import median_time
+from timing import paired_ratio
 
 
 @numba.njit(cache=True)
@@ -121,12 +124,10 @@ def decision_table(n: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def cpu_time(fn, repeat: int = 3) -> tuple[float, object]:
-    """Median CPU seconds of this process over ``repeat`` calls after a warm-up call."""
-    return median_time(fn, repeat, clock=time.process_time)
-
-
-def run_table(jobs_per_cluster: int) -> pd.DataFrame:
+def run_table(jobs_per_cluster: int, repeat: int = 3) -> pd.DataFrame:
+    """Whole runs: each row's ratio is the median of ``repeat`` paired ratios (the run
+    and its base back to back, :func:`timing.paired_ratio`), with the lowest and highest
+    pair; CPU seconds are the run's median."""
     setup = replace(SECTION6, jobs_per_cluster=jobs_per_cluster)
     jobs = workload(setup, 0)
     arrays = (jobs["submit"].to_numpy(), jobs["runtime"].to_numpy(), jobs["procs"].to_numpy(),
@@ -136,36 +137,37 @@ def run_table(jobs_per_cluster: int) -> pd.DataFrame:
         plan = _plan(strategy, setup, bsbw, 1.0, 0.8, None)
         return lambda: simulate(jobs, setup.system, "first_available", **plan).metrics["att"]
 
+    def row(run: str, pair: dict, base: str, target: float | None) -> dict:
+        met = "-" if target is None else ("yes" if pair["ratio"] <= target else "NO")
+        return {"run": run, "CPU (s)": pair["other_s"], "ATT (s)": pair["other_result"],
+                "ratio": f"{pair['ratio']:.2f} x {base} ({pair['low']:.2f}-{pair['high']:.2f})",
+                "target": "-" if target is None else f"<= {target:g} x {base}", "met": met}  # fmt: skip
+
     rows = []
-    base = {}
     for name, co in (("migration_only", False), ("ideal", True)):
-        ref_s, ref_att = cpu_time(lambda co=co: plain_simulation(*arrays, setup.clusters,
-                                                                  setup.nodes, co))  # fmt: skip
-        ours_s, ours_att = cpu_time(engine(name))
-        base[name] = ours_s
-        rows.append({"run": f"{name}: plain reference", "CPU (s)": ref_s, "ATT (s)": ref_att,
-                     "ratio": "1", "target": "-", "met": "-"})  # fmt: skip
-        rows.append({"run": f"{name}: ours (simulate)", "CPU (s)": ours_s, "ATT (s)": ours_att,
-                     "ratio": f"{ours_s / ref_s:.2f} x reference",
-                     "target": "<= 1.0 x reference" if name == "migration_only" else "-",
-                     "met": ("yes" if ours_s <= ref_s else "NO") if name == "migration_only"
-                     else "-",
-                     "ATT diff (s)": f"{ours_att - ref_att:+.2e}"})  # fmt: skip
+        pair = paired_ratio(lambda co=co: plain_simulation(*arrays, setup.clusters, setup.nodes, co),
+                            engine(name), repeat)  # fmt: skip
+        rows.append({"run": f"{name}: plain reference", "CPU (s)": pair["base_s"],
+                     "ATT (s)": pair["base_result"], "ratio": "1", "target": "-", "met": "-"})  # fmt: skip
+        rows.append(
+            row(
+                f"{name}: ours (simulate)",
+                pair,
+                "reference",
+                1.0 if name == "migration_only" else None,
+            )  # fmt: skip
+            | {"ATT diff (s)": f"{pair['other_result'] - pair['base_result']:+.2e}"}
+        )
+    migration_only = engine("migration_only")
     for strategy, bsbw in (("a1", 300.0), ("b1", 300.0), ("b2", 300.0), ("b3", 300.0),
                            ("b4", 800.0), ("a1", 800.0), ("first_fit", 300.0),
                            ("no_share", 0.0)):  # fmt: skip
-        seconds, att = cpu_time(engine(strategy, bsbw or 500.0))
         module = strategy in ("a1", "b1", "b2", "b3", "b4")
-        ratio = seconds / base["migration_only"]
-        rows.append({"run": f"{strategy} at {bsbw:.0f} Mbps" if bsbw else strategy,
-                     "CPU (s)": seconds, "ATT (s)": att,
-                     "ratio": f"{ratio:.2f} x migration only",
-                     "target": "<= 2 x migration only" if module else "-",
-                     "met": ("yes" if ratio <= 2 else "NO") if module else "-"})  # fmt: skip
-    seconds, att = cpu_time(engine("first_fit", 900.0), repeat=1)
-    rows.append({"run": "first_fit at 900 Mbps (overloaded)", "CPU (s)": seconds, "ATT (s)": att,
-                 "ratio": f"{seconds / base['migration_only']:.2f} x migration only",
-                 "target": "-", "met": "-"})  # fmt: skip
+        pair = paired_ratio(migration_only, engine(strategy, bsbw or 500.0), repeat)
+        name = f"{strategy} at {bsbw:.0f} Mbps" if bsbw else strategy
+        rows.append(row(name, pair, "migration only", 2.0 if module else None))
+    pair = paired_ratio(migration_only, engine("first_fit", 900.0), 1)
+    rows.append(row("first_fit at 900 Mbps (overloaded)", pair, "migration only", None))
     table = pd.DataFrame(rows).fillna("")
     table["CPU (s)"] = table["CPU (s)"].map("{:.2f}".format)
     table["ATT (s)"] = table["ATT (s)"].map("{:,.4f}".format)

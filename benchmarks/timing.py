@@ -27,3 +27,37 @@ def median_time(
         result = fn()
         times.append(clock() - start)
     return float(np.median(times)), result
+
+
+def paired_ratio(
+    base: Callable[[], Any],
+    other: Callable[[], Any],
+    repeat: int = 3,
+    clock: Callable[[], float] = time.process_time,
+) -> dict[str, Any]:
+    """``other``'s time over ``base``'s, measured in pairs: after a warm-up call of each,
+    ``repeat`` times ``base`` then ``other`` back to back, one ratio per pair. A ratio of
+    two medians taken minutes apart carries the machine's drift (identical runs here vary
+    by about 20 %); a pair shares it. Returns the median ratio, the lowest and highest,
+    the median time of each and the last results."""
+    base()
+    other()
+    base_times, other_times, ratios = [], [], []
+    for _ in range(repeat):
+        start = clock()
+        base_result = base()
+        middle = clock()
+        other_result = other()
+        end = clock()
+        base_times.append(middle - start)
+        other_times.append(end - middle)
+        ratios.append((end - middle) / (middle - start))
+    return {
+        "ratio": float(np.median(ratios)),
+        "low": min(ratios),
+        "high": max(ratios),
+        "base_s": float(np.median(base_times)),
+        "other_s": float(np.median(other_times)),
+        "base_result": base_result,
+        "other_result": other_result,
+    }
