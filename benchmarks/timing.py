@@ -34,24 +34,33 @@ def paired_ratio(
     other: Callable[[], Any],
     repeat: int = 3,
     clock: Callable[[], float] = time.process_time,
+    prepare: Callable[[], Any] | None = None,
 ) -> dict[str, Any]:
     """``other``'s time over ``base``'s, measured in pairs: after a warm-up call of each,
     ``repeat`` times ``base`` then ``other`` back to back, one ratio per pair. A ratio of
     two medians taken minutes apart carries the machine's drift (identical runs here vary
-    by about 20 %); a pair shares it. Returns the median ratio, the lowest and highest,
-    the median time of each and the last results."""
+    by about 20 %); a pair shares it. With ``prepare``, each ``other`` call is
+    ``other(prepare())`` and only ``other`` is timed (e.g. ``prepare`` builds the state
+    that ``other`` runs). Returns the median ratio, the lowest and highest, the median
+    time of each and the last results."""
+
+    def arguments() -> tuple:
+        return () if prepare is None else (prepare(),)
+
     base()
-    other()
+    other(*arguments())
     base_times, other_times, ratios = [], [], []
     for _ in range(repeat):
         start = clock()
         base_result = base()
+        base_end = clock()
+        argument = arguments()
         middle = clock()
-        other_result = other()
+        other_result = other(*argument)
         end = clock()
-        base_times.append(middle - start)
+        base_times.append(base_end - start)
         other_times.append(end - middle)
-        ratios.append((end - middle) / (middle - start))
+        ratios.append((end - middle) / (base_end - start))
     return {
         "ratio": float(np.median(ratios)),
         "low": min(ratios),
