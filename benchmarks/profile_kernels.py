@@ -109,6 +109,9 @@ def kernel_shares(data: Path, names: set[str]) -> list[tuple[str, float]]:
         if match and match.group(2) in names:
             shares[match.group(2)] += float(match.group(1))
     total = sum(shares.values())
+    if total == 0:
+        sys.exit("perf recorded no sample in the package's kernels: may it sample this "
+                 "process? (kernel.perf_event_paranoid <= 2, or root)")  # fmt: skip
     return [(name, 100 * share / total) for name, share in shares.most_common()]
 
 
@@ -138,19 +141,37 @@ def plain_reference_counts() -> None:
     nrtdynmod._define_atomic_inc_dec = plain_inc_dec
 
 
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("strategy", nargs="?", default="migration_only")
     parser.add_argument("--bsbw", type=float, default=500.0, help="Mbps (default 500)")
-    parser.add_argument("--jobs-per-cluster", type=int, default=400_000)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--jobs-per-cluster", type=at_least_one, default=400_000)
+    parser.add_argument("--runs", type=at_least_one, default=5)
     parser.add_argument("--non-atomic-counts", action="store_true")
     args = parser.parse_args()
     if shutil.which("perf") is None:
         sys.exit("perf not found: install it (Debian: apt-get install linux-perf)")
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="profile-kernels-")
+    cache = tempfile.mkdtemp(prefix="profile-kernels-")
+    os.environ["NUMBA_CACHE_DIR"] = cache
     if args.non_atomic_counts:
         plain_reference_counts()
+    try:
+        profile(args)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+        Path(f"/tmp/perf-{os.getpid()}.map").unlink(missing_ok=True)
+
+
+def profile(args: argparse.Namespace) -> None:
+    """Compile, map, sample ``args.runs`` runs and print the shares (see the module)."""
 
     from dataclasses import replace
 
@@ -171,7 +192,7 @@ def main() -> None:
     run = prepared()
     run_to_end(run.state, run.rate_code, run.params)
     functions = compiled_functions()
-    perf_map = write_perf_map(functions)
+    write_perf_map(functions)
     states = [prepared() for _ in range(args.runs)]
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "perf.data"
@@ -181,6 +202,9 @@ def main() -> None:
             stderr=subprocess.DEVNULL,
         )
         time.sleep(1.0)  # perf attaches
+        if record.poll() is not None:
+            sys.exit(f"perf record stopped at once (exit {record.returncode}): may it "
+                     "sample this process? (kernel.perf_event_paranoid <= 2, or root)")  # fmt: skip
         seconds = []
         for run in states:
             start = time.process_time()
@@ -189,7 +213,6 @@ def main() -> None:
         record.send_signal(signal.SIGINT)
         record.wait()
         shares = kernel_shares(data, set(functions.values()))
-    perf_map.unlink()
     counts = "non-atomic" if args.non_atomic_counts else "atomic"
     print(f"{args.strategy}, {args.jobs_per_cluster:,} jobs per cluster, {counts} reference "
           f"counts: run_to_end {min(seconds):.3f}-{max(seconds):.3f} s CPU ({args.runs} runs)")  # fmt: skip
