@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 
-.PHONY: reproduce test lab app site bench lint format clean
+.PHONY: reproduce test verify lab app site bench lint format clean
 # as root (containers), Jupyter needs to be told it may run
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOK ?= 03
@@ -38,6 +38,11 @@ test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, nbval ov
 	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadfile $(addprefix --ignore=,$(BROWSER_TESTS)) || status=$$?; \
 	$(PY) -m pytest $(BROWSER_TESTS) || status=$$?; \
 	exit $$status
+
+# The whole SDSC SP2 log against the independent EASY and conservative of
+# tests/backfill_reference.py (make test runs a 5,000-job slice at t = 3e7 s).
+verify: $(STAMP)  ## whole-log differential checks of the backfilling policies (tens of minutes)
+	$(PY) -m pytest -n auto --maxprocesses=4 -m verify tests/multicluster/test_whole_log.py
 
 lab: $(STAMP)  ## JupyterLab on notebooks/ (HPCMODELS_DATA exported above)
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/

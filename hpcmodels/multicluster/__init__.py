@@ -22,6 +22,14 @@ and trigger one session), while distinct events (even 10^-6 s apart at t = 6e7 s
 distinct events. A predicted end within the same tolerance after a session's
 time counts as that time.
 
+Pruning bounds. A bound that skips candidates without asking the admission test they
+serve (a tree search over widths or estimates, a window, an early exit) is implied by
+that test as it is computed, in floating point, at every time stamp: it may let through
+a candidate the test then refuses, never skip one the test would accept
+(:mod:`.rates`; e.g. EASY's ``t + estimate / speed <= shadow`` is pruned by
+:func:`.rates.work_until`, not by ``estimate <= (shadow - t) x speed``, which loses an
+estimate ending at the shadow to rounding at ``t = 3e7`` s).
+
 Rates. A running job does ``runtime`` seconds of work (``runtime x slowdown`` when
 co-allocated) at a rate of its cluster's speed (the slowest site's speed when
 co-allocated), so by default it runs ``runtime / speed``. A rate model

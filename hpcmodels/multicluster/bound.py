@@ -15,7 +15,11 @@ after ``T``, so at least ``T - submit``; a waiting job starts after ``T`` and ru
 least ``runtime / fastest speed``; a job not yet submitted at least ``runtime /
 fastest speed`` (no job runs faster than on the fastest cluster: a co-allocated job
 runs at the slowest site's speed, slowed by its penalty or the links). Their mean is
-at most the run's ATT.
+at most the run's ATT in exact arithmetic. Summed in floating point over up to 3.2e7
+jobs the two means can each be off by about ``n x 2**-53`` relative (3.6e-9), so the run
+stops only when the floor exceeds the level by more than :data:`FLOOR_SLACK` relative:
+a floor within that of the level runs on (the engine's rule for pruning bounds,
+:mod:`.rates`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,10 @@ import numpy as np
 from ..errors import InvalidParameter, check_int, check_real
 from .engine import DONE, NEED_ROOM, Result, _finish, _prepare, grow_split, run
 
-__all__ = ["turnaround_above", "turnaround_floor"]
+__all__ = ["FLOOR_SLACK", "turnaround_above", "turnaround_floor"]
+
+FLOOR_SLACK = 1e-6
+"""Relative margin by which the floor must exceed the level (module docstring)."""
 
 
 @numba.njit(cache=True)
@@ -70,7 +77,7 @@ def turnaround_above(
     ``windows`` equal windows of the submit span, and stop once the lower bound of the
     ATT (:func:`turnaround_floor`) exceeds ``level``. Returns ``(value, result)``: the
     run's ATT and its :class:`Result` when it ran to the end (the same as simulate's),
-    else the bound (> ``level``) and ``None``. ``level`` is a finite number, ``windows``
+    else the bound (> ``level`` by more than :data:`FLOOR_SLACK` relative) and ``None``. ``level`` is a finite number, ``windows``
     a whole number >= 1."""
     level = check_real("level", level)
     windows = check_int("windows", windows, minimum=1)
@@ -86,7 +93,7 @@ def turnaround_above(
         if code == DONE:
             break
         floor = turnaround_floor(state, until)
-        if floor > level:
+        if floor - level > FLOOR_SLACK * abs(level):
             return float(floor), None
     prepared.state = state
     result = _finish(prepared)

@@ -20,6 +20,18 @@ that are equal in exact arithmetic form one event. Distinct events never do, exc
 coincidence within that width (on a Jones 2005 stream of 1.6 million jobs, with about
 0.05 events per second, fewer than one such pair per 20 runs). The old ``1e-9`` fused
 events up to 0.06 s apart at ``t = 6e7`` s and moved a Jones ATT by 1.3 s.
+
+Pruning bounds (one rule for every kernel): a bound that skips candidates without
+asking the admission test they serve (a tree search over estimates or widths, a window,
+an early exit) must be implied by that test *as the test is computed*, in floating
+point, at every time stamp: it may let through a candidate the test then refuses, never
+skip one the test would accept. A bound solved from the test in another arithmetic form
+(``estimate <= (shadow - t) x speed`` for ``t + estimate / speed <= shadow``) is widened
+by more than the rounding the two forms can disagree by: :func:`work_until` adds the
+time stamp's width (:func:`tolerance`, far more than half an ulp of the shadow) before
+multiplying. At ``t = 3e7`` s an ulp is 3.7e-9 s, so a relative slack alone (``1e-12``
+of a 1 s estimate) does not cover it: EASY skipped jobs whose estimate ends exactly at
+the shadow until 2026-11-28 (issue 50).
 """
 
 from __future__ import annotations
@@ -35,6 +47,7 @@ __all__ = [
     "TIME_RTOL",
     "RATE_MODELS",
     "tolerance",
+    "work_until",
     "predicted_end",
     "running_jobs",
     "set_rate",
@@ -54,6 +67,20 @@ rounding only (module docstring)."""
 def tolerance(t):
     """Width of the time stamp at ``t``: ``TIME_RTOL x max(|t|, 1)``."""
     return TIME_RTOL * max(abs(t), 1.0)
+
+
+@numba.njit(cache=True)
+def work_until(t, limit, speed):
+    """An upper bound on every ``estimate`` (seconds of work at speed 1) that passes
+    ``t + estimate / speed <= limit`` in floating point, for pruning (module docstring:
+    pruning bounds); inf when ``limit`` is. Proof sketch: the test implies ``t + x <=
+    limit + ulp(limit) / 2`` with ``x = estimate / speed`` rounded, so ``estimate <=
+    speed x (limit - t + ulp(limit) / 2) x (1 + 2**-53)``; the bound adds ``tolerance(limit)``
+    (at least 32 half-ulps) before multiplying by ``speed`` and ``1 + 1e-12`` (which
+    absorb the four roundings of this expression) and ``1e-300`` (a zero width)."""
+    if limit == np.inf:
+        return np.inf
+    return (limit - t + tolerance(limit)) * speed * (1 + 1e-12) + 1e-300
 
 
 @numba.njit(cache=True)

@@ -104,6 +104,21 @@ def test_an_overloaded_run_stops_early_and_a_stable_one_runs_to_the_end():
     assert result is not None and value == att
 
 
+def test_a_floor_within_its_rounding_slack_of_the_level_runs_on():
+    """The floor and the ATT are sums in another order (the rule for pruning bounds):
+    a floor above the level by less than FLOOR_SLACK relative does not stop the run.
+    A (0 s, 1,000 s) and B (1,000 s, 1 s) on one processor: at the first pause (500 s)
+    the floor is (500 + 1) / 2 = 250.5, the ATT (1,000 + 1) / 2 = 500.5."""
+    from hpcmodels.multicluster.bound import FLOOR_SLACK
+
+    jobs = pd.DataFrame({"submit": [0.0, 1000.0], "runtime": [1000.0, 1.0], "procs": [1, 1]})
+    clusters = clusters_of([(1, 1.0)])
+    value, result = turnaround_above(jobs, clusters, 250.5 * (1 - FLOOR_SLACK / 10), windows=2)
+    assert result is not None and value == 500.5
+    value, result = turnaround_above(jobs, clusters, 250.5 * (1 - FLOOR_SLACK * 10), windows=2)
+    assert result is None and value == 250.5
+
+
 @pytest.mark.parametrize(
     "kwargs, field",
     [

@@ -15,7 +15,7 @@ import numpy as np
 from ..events import start_job
 from ..placement import NO_PLACE, place
 from ..profile import earliest_start, running_profiles
-from ..rates import apply_rates
+from ..rates import apply_rates, work_until
 from ..segtree import seg_first_le2
 from .greedy import start_from_head
 
@@ -48,8 +48,7 @@ def easy(state, t, rate_code, params, everywhere):
         if times[ch, k] <= shadow:
             extra = frees[ch, k] - state.procs[h]
     allowed = np.ones(m, np.bool_)
-    window = (shadow - t) * speed[ch]  # estimates that end by the shadow (pruning only)
-    window = window * (1 + 1e-12) + 1e-300 if window < np.inf else np.inf
+    window = work_until(t, shadow, speed[ch])  # implied by ends_early below (pruning)
     r = rh + 1
     while True:
         elsewhere = 0
