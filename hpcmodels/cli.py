@@ -10,6 +10,11 @@ item as an ensemble of single runs at the paper's own size), its sweeps on Dask
 points kept in ``build/full/cache`` (an interrupted run resumes), then runs the notebooks
 at their quick defaults; ``build/REPORT.md`` shows each item's quick and paper-scale
 verdicts side by side.
+
+``verify [PAPER ...] [--sample FRACTION]`` recomputes the stored runs (all, or a random
+share of each store's points) with today's code on Dask, as ``reproduce --full``
+computes them, and prints every item that drifted beyond 1e-12 relative with its stored
+and new value; it exits non-zero if any did.
 """
 
 from __future__ import annotations
@@ -372,6 +377,54 @@ def reproduce(
     return 0
 
 
+def _papers(selectors: list[str]) -> list[str]:
+    """Papers named directly (``jones2005``) or by their notebooks (``04``); all with a
+    store when none is named."""
+    from .papers.store import ensemble_papers
+
+    papers = ensemble_papers()
+    if not selectors:
+        return papers
+    chosen = []
+    for sel in selectors:
+        names = [sel] if sel in papers else [paper_of(nb) for nb in find_notebooks([sel])]
+        for name in names:
+            if name not in papers:
+                raise SystemExit(f"{sel!r}: no paper-scale store (papers with one: {papers})")
+            if name not in chosen:
+                chosen.append(name)
+    return chosen
+
+
+def verify(selectors: list[str], *, sample: float, seed: int, scheduler: str | None) -> int:
+    """Recompute each selected paper's stored points (``sample``: a random share of them)
+    and print every drifted item; 1 if any drifted, else 0."""
+    import pandas as pd
+
+    from .errors import InvalidParameter, check_real
+    from .papers.store import verify_store
+    from .sweep import SCHEDULER_ENV
+
+    try:
+        sample = check_real("--sample", sample, above=0, at_most=1)
+    except InvalidParameter as err:
+        raise SystemExit(str(err)) from None
+    papers = _papers(selectors)
+    if scheduler:
+        os.environ[SCHEDULER_ENV] = scheduler
+    drifted = 0
+    for paper in papers:
+        points, values, found = verify_store(paper, sample=sample, seed=seed)
+        drifted += len(found)
+        print(f"{paper}: {points} points recomputed, {values} stored values compared, "
+              f"{len(found)} drifted", flush=True)  # fmt: skip
+        if len(found):
+            with pd.option_context("display.max_rows", None, "display.width", 200):
+                print(found.to_string(index=False, float_format="{:.17g}".format), flush=True)
+    print("verify: " + (f"{drifted} stored values drifted" if drifted else "no drift"))
+    return 1 if drifted else 0
+
+
 def check_build(folder: Path) -> None:
     """The build folder exists (or can be made) and takes files; else one sentence
     naming ``HPCMODELS_BUILD`` and the path (``SystemExit``, a nonzero exit)."""
@@ -428,6 +481,20 @@ def main(argv: list[str] | None = None) -> int:
         help="Dask scheduler address or scheduler file for the sweeps "
         "(default: HPCMODELS_DASK_SCHEDULER, else a local cluster)",
     )
+    ver = sub.add_parser(
+        "verify", help="recompute the stored runs (results/) and list every item that drifted"
+    )
+    ver.add_argument("papers", nargs="*", help="papers or notebook prefixes (default: all)")
+    ver.add_argument(
+        "--sample",
+        type=float,
+        default=1.0,
+        metavar="FRACTION",
+        help="recompute a random share (0, 1] of each store's points (default: all)",
+    )
+    ver.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    ver.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                     help="Dask scheduler for the recomputation (as reproduce --full)")  # fmt: skip
     sub.add_parser("report", help="rebuild build/REPORT.md from build/results/")
     st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")
@@ -451,6 +518,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "store":
         return store(args.notebooks)
+    if args.command == "verify":
+        return verify(args.papers, sample=args.sample, seed=args.seed, scheduler=args.scheduler)
     if args.command == "site":
         from .site import build_site
 

@@ -212,6 +212,10 @@ def test_the_report_names_the_log_a_section_read(tmp_path, monkeypatch):
         (["reproduce", "0"], "no notebook matches '0'"),
         (["reproduce", "00"], "no notebook matches '00'"),
         (["reproduce", "04", "--missing-only"], "--missing-only goes with --full"),
+        (["verify", "99"], "no notebook matches '99'"),
+        (["verify", "05", "--sample", "0"], "--sample must be a finite number > 0 and <= 1, got 0.0"),
+        (["verify", "05", "--sample", "nan"], "--sample"),
+        (["verify", "05", "--sample", "1.5"], "--sample must be a finite number > 0 and <= 1, got 1.5"),
     ],
 )  # fmt: skip
 def test_bad_command_lines_stop_before_anything_runs(argv, message, monkeypatch):
@@ -220,6 +224,34 @@ def test_bad_command_lines_stop_before_anything_runs(argv, message, monkeypatch)
     monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("ran"))
     with pytest.raises(SystemExit, match=message):
         cli.main(argv)
+
+
+def test_verify_prints_a_drifted_value_and_exits_non_zero(tmp_path, monkeypatch, capsys):
+    """``verify`` recomputes stored points and names every value that moved, old and new:
+    a copy of two of Filippopoulos's stored points passes, then fails once one of its
+    values is changed by 1e-9 relative."""
+    from hpcmodels.papers import store
+
+    frame = store.read_store("filippopoulos")
+    params = [c for c in frame.columns if c not in ("item", "value")]
+    two = frame.merge(frame[params].drop_duplicates().head(2), on=params)
+    two.to_parquet(tmp_path / "filippopoulos.parquet", index=False)
+    monkeypatch.setattr(store, "RESULTS", tmp_path)
+    monkeypatch.setenv("HPCMODELS_DASK_SCHEDULER", "serial")
+    assert cli.main(["verify", "05"]) == 0
+    assert "filippopoulos: 2 points recomputed, 6 stored values compared, 0 drifted" in (
+        capsys.readouterr().out
+    )
+    points, values, drifted = store.verify_store("filippopoulos", sample=0.5, progress=False)
+    assert (points, values, len(drifted)) == (1, 3, 0)
+    changed = two.copy()
+    changed.loc[4, "value"] *= 1 + 1e-9
+    changed.to_parquet(tmp_path / "filippopoulos.parquet", index=False)
+    assert cli.main(["verify", "filippopoulos"]) == 1
+    out = capsys.readouterr().out
+    assert "1 drifted" in out and changed.loc[4, "item"] in out
+    for value in (changed.loc[4, "value"], two.loc[4, "value"]):  # stored, then recomputed
+        assert f"{value:.17g}" in out
 
 
 def test_importing_the_entry_module_runs_nothing(monkeypatch):

@@ -9,6 +9,13 @@ sweep. Nobody edits these files by hand: ``python -m hpcmodels reproduce --full`
 writes them (:func:`compute_store`), the report and the notebooks read them
 (:func:`read_store`), and a test recomputes a sample of rows (:func:`recompute`).
 
+Checking the store: :data:`KINDS` names, per paper, the parameters that make a *kind*
+of run (a method, module, policy, section or figure); :func:`kind_points` gives the
+cheapest stored point of every kind, :func:`recompute_point` computes a point again
+and :func:`drift` lists every item of it that moved (``make test`` does this for every
+kind); :func:`verify_store` recomputes the whole store or a random share of its points
+on Dask (``python -m hpcmodels verify``).
+
 A paper takes part by defining, in its module under :mod:`hpcmodels.papers`:
 
 * ``ensemble_points() -> list[dict]``: the paper-scale points, each the keyword
@@ -32,7 +39,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, check_bool
+from ..errors import InvalidParameter, check_bool, check_choice
 
 __all__ = [
     "RESULTS",
@@ -46,6 +53,11 @@ __all__ = [
     "relative_spread",
     "recompute",
     "cheapest_rows",
+    "KINDS",
+    "kind_points",
+    "recompute_point",
+    "drift",
+    "verify_store",
     "SCALE_COLUMNS",
     "paper_scale",
     "beside",
@@ -315,6 +327,131 @@ def cheapest_rows(paper: str, store: pd.DataFrame, n: int = 2) -> pd.DataFrame:
         keys = [cost(_parameters(r)) for _, r in firsts.iterrows()]
         firsts = firsts.assign(_cost=keys).sort_values("_cost", kind="stable").drop(columns="_cost")
     return firsts.head(n)
+
+
+KINDS = {
+    "shih2013": ("study", "wid", "policy"),
+    "huang2006": ("study",),
+    "he2006": ("study", "algorithm", "allocation"),
+    "jones2005": ("study", "strategy", "selection", "limit"),
+    "filippopoulos": ("figure",),
+    "across": ("sweep", "selection", "workload"),
+}
+"""Per paper, the point parameters whose values make a kind of run: Shih's studies
+(Table 4's four methods, Section 5's figures) per workload and inner policy; Huang's
+load and slowdown tables; He's dispatchers per figure; Jones's strategies and modules
+per section and FPFS reading; Filippopoulos's figures (each point runs the optimal,
+heuristic and local policies); notebook 06's sweeps per queue policy and workload."""
+
+
+def _points(store: pd.DataFrame) -> pd.DataFrame:
+    """One row per stored point (its parameters), in store order."""
+    return store.drop_duplicates([c for c in store.columns if c not in ("item", "value")])
+
+
+def kind_points(paper: str, store: pd.DataFrame) -> list[dict]:
+    """The cheapest stored point (the paper's ``ensemble_cost``) of every kind of run
+    (:data:`KINDS`), as keyword arguments of its ``ensemble_point``."""
+    columns = [c for c in KINDS[check_choice("paper", paper, list(KINDS))] if c in store]
+    cost = getattr(_module(paper), "ensemble_cost", lambda point: 0.0)
+    firsts = _points(store)
+    points = [_parameters(r) for _, r in firsts.iterrows()]
+    best: dict[tuple, dict] = {}
+    for point in points:
+        kind = tuple(_text(point.get(c)) for c in columns)
+        if kind not in best or cost(point) < cost(best[kind]):
+            best[kind] = point
+    return list(best.values())
+
+
+def _text(value) -> str:
+    """A parameter as text: None and NaN alike, 2.0 and 2 alike."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "None"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def recompute_point(paper: str, point: dict) -> dict[str, float]:
+    """A stored point computed again with today's code: ``{item: value}``."""
+    return dict(_module(paper).ensemble_point(**point))
+
+
+def point_rows(store: pd.DataFrame, point: dict) -> pd.DataFrame:
+    """The stored rows of ``point`` (every item of that single run)."""
+    mask = np.ones(len(store), bool)
+    for key, value in point.items():
+        column = store[key]
+        if value is None:
+            mask &= column.isna().to_numpy()
+        else:
+            mask &= (column == value).to_numpy()
+    return store[mask]
+
+
+def drift(rows: pd.DataFrame, now: dict[str, float], rtol: float = 1e-12) -> pd.DataFrame:
+    """The items of one point whose stored value (``rows``) and recomputed value
+    (``now``; the store keeps finite values only, so a non-finite one counts as absent)
+    differ by more than ``rtol`` relative, or that only one side has (NaN on the other):
+    columns ``item``, ``replicate``, ``stored``, ``now``, ``relative``."""
+    stored = dict(zip(rows["item"], rows["value"], strict=True))
+    now = {k: float(v) for k, v in now.items() if v is not None and np.isfinite(v)}
+    replicate = int(rows["replicate"].iloc[0]) if len(rows) else -1
+    out = []
+    for item in sorted(set(stored) | set(now)):
+        old, new = stored.get(item, np.nan), now.get(item, np.nan)
+        if abs(new - old) <= rtol * abs(old):  # False when either is NaN
+            continue
+        relative = abs(new - old) / abs(old) if old else np.inf
+        out.append(dict(item=item, replicate=replicate, stored=old, now=new, relative=relative))
+    return pd.DataFrame(out, columns=["item", "replicate", "stored", "now", "relative"])
+
+
+def verify_store(
+    paper: str,
+    *,
+    sample: float = 1.0,
+    seed: int = 0,
+    folder: str | Path | None = None,
+    client=None,
+    progress: bool = True,
+    rtol: float = 1e-12,
+) -> tuple[int, int, pd.DataFrame]:
+    """Recompute every stored point of ``paper`` (or a random share ``sample`` in (0, 1]
+    of them, drawn with ``seed``) with today's code, as ``reproduce --full`` computes
+    them (a Dask sweep, no cache), and compare every item. Returns (points recomputed,
+    values compared, the drifted items with their point's parameters)."""
+    from ..errors import check_int, check_real
+    from ..sweep import sweep_results
+
+    sample = check_real("sample", sample, above=0, at_most=1)
+    seed = check_int("seed", seed, minimum=0)
+    store = read_store(paper, folder)
+    if store is None:
+        raise InvalidParameter(f"{paper} has no store: run reproduce --full first")
+    points = [_parameters(r) for _, r in _points(store).iterrows()]
+    if sample < 1:
+        rng = np.random.default_rng(seed)
+        k = max(1, int(np.ceil(sample * len(points))))
+        points = [points[i] for i in sorted(rng.choice(len(points), k, replace=False))]
+    results = sweep_results(
+        _module(paper).ensemble_point,
+        points,
+        cache=None,
+        client=client,
+        progress=progress,
+        desc=f"{paper} verify",
+    )
+    drifted, compared = [], 0
+    for point, result in zip(points, results, strict=True):
+        rows = point_rows(store, point)
+        compared += len(rows)
+        found = drift(rows, result, rtol)
+        if len(found):
+            drifted.append(found.assign(**{k: _text(v) for k, v in point.items()}))
+    frame = pd.concat(drifted, ignore_index=True) if drifted else drift(store.head(0), {})
+    return len(points), compared, frame
 
 
 SCALE_COLUMNS = ["paper scale", "verdict (paper scale)", "reason (paper scale)"]

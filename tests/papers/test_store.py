@@ -1,11 +1,17 @@
 """The committed paper-scale store (results/): every paper with ensembles has its store,
 the store has a row for every item of every point, its rows are what today's code
-computes (a sample of the cheapest, to 1e-12 relative), and the report rows built from
-it are valid. A change that moves results fails here until the store is regenerated
-with ``python -m hpcmodels reproduce --full`` (the commit saying why)."""
+computes (the cheapest stored point of every kind of run, every item, to 1e-12
+relative: :data:`hpcmodels.papers.store.KINDS`), and the report rows built from it are
+valid. A change that moves results fails here until the store is regenerated with
+``python -m hpcmodels reproduce --full`` (the commit saying why).
+
+Left to ``python -m hpcmodels verify jones2005``: Jones's Section 4 break-even
+bisections (about 22 runs of 8 million jobs each, minutes per point); their runs are
+Section 4 First-Fit runs at a penalty, the kind the curve points check here."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -63,18 +69,51 @@ def test_the_store_has_every_point_of_the_paper(paper):
     assert sum(s["points"] for s in info["sweeps"]) == len(wanted)
 
 
-@pytest.mark.parametrize("paper", PAPERS)
-def test_stored_runs_are_what_the_code_computes(paper):
-    """The cheapest stored runs of each paper, recomputed: equal to 1e-12 relative."""
+SLOW_KINDS = {("jones2005", "section4 break-even")}  # module docstring: verify's
+
+
+@functools.cache
+def _recomputed(paper: str) -> list[tuple[dict, pd.DataFrame, dict]]:
+    """(point, its stored rows, its items recomputed) for the cheapest stored point of
+    every kind of run of ``paper`` (shared by the two tests below)."""
     frame = _stored(paper)
-    sample = store.cheapest_rows(paper, frame, n=2)
-    assert len(sample) == 2
-    for _, row in sample.iterrows():
+    out = []
+    for point in store.kind_points(paper, frame):
+        if (paper, point.get("study")) in SLOW_KINDS:
+            continue
         try:
-            again = store.recompute(paper, row)
-        except LogNotAvailable as error:  # a trace-driven paper without its log here
+            now = store.recompute_point(paper, point)
+        except LogNotAvailable as error:  # a trace-driven point without its log here
             pytest.skip(f"{paper}'s runs need a log that is not available here: {error}")
-        assert again == pytest.approx(row["value"], rel=1e-12, abs=0), dict(row)
+        out.append((point, store.point_rows(frame, point), now))
+    return out
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_kind_of_stored_run_is_what_the_code_computes(paper):
+    """The cheapest stored point of every kind (method, module, policy, section), every
+    item of it, recomputed: equal to 1e-12 relative, no item missing or new."""
+    checked = _recomputed(paper)
+    kinds = {tuple(store._text(p.get(c)) for c in store.KINDS[paper]) for p, _, _ in checked}
+    assert len(kinds) == len(checked) >= 2
+    for point, rows, now in checked:
+        assert len(rows) >= 1, point
+        drifted = store.drift(rows, now)
+        assert drifted.empty, f"{point}:\n{drifted.to_string()}"
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_stored_value_changed_by_1e9_fails_the_check(paper):
+    """Each stored value of every recomputed point, changed alone by 1e-9 relative (or,
+    where it is 0, set to 1e-300), is found by the check, and only that one."""
+    for point, rows, now in _recomputed(paper):
+        values = rows["value"].to_numpy()
+        for i in range(len(rows)):
+            changed = values.copy()
+            changed[i] = changed[i] * (1 + 1e-9) if changed[i] else 1e-300
+            drifted = store.drift(rows.assign(value=changed), now)
+            assert list(drifted["item"]) == [rows["item"].iloc[i]], (point, i)
+        assert list(store.drift(rows.iloc[1:], now)["item"]) == [rows["item"].iloc[0]]
 
 
 @pytest.mark.parametrize("paper", [p for p in PAPERS if p != "across"])  # no paper: findings
