@@ -158,6 +158,10 @@ def test_full_computes_the_store_then_the_quick_runs_beside_it(tmp_path, monkeyp
     assert [s["points"] for s in info["sweeps"]] == [8, 4]
     assert "--full 04 --missing-only" in info["sweeps"][1]["command"]
     assert len(store.read_store("jones2005")) == 12
+    report = (tmp_path / "build" / "REPORT.md").read_text()  # each sweep with its commit
+    commit = info["sweeps"][1]["commit"][:12]
+    assert "2 sweeps: 8 points in " in report and "; 4 points in " in report
+    assert report.count(f"at commit {commit}") >= 2 and " runs in " not in report
     monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: None)
     from hpcmodels.papers import he2006
 

@@ -25,6 +25,12 @@ The rule, written once here and used by every paper (``README.md`` and
   lies entirely on the claimed side of zero; ``differs`` otherwise, saying whether the
   interval contains zero (our runs cannot tell) or lies on the other side (the claim is
   reversed). Never two separate intervals.
+* **A deterministic trace** (``deterministic=True``: every replicate runs the same log
+  on the same system, differing only by the ``1 +- 1e-4`` runtime scale, e.g. Huang's
+  tables and Shih's A1/A2 at SH 0) has no sampling error: the spread of its runs is the
+  schedule's sensitivity to a 10^-4 change of the runtimes. The verdict follows the same
+  rule, but a differing row gives the distance in the quantity's own units and as a
+  share of its kind's tolerance, never in standard deviations (its ``sigmas`` is NaN).
 """
 
 from __future__ import annotations
@@ -221,14 +227,24 @@ def _verdict(
     other_input: str,
     note: str,
     cause: str,
+    deterministic: bool = False,
 ) -> dict:
     """The module's rule on one printed value ``p`` against our ensemble ``s`` and the
-    95 % range ``[lo, hi]`` (standard deviation ``sd_k``) of our value from ``k`` runs."""
+    95 % range ``[lo, hi]`` (standard deviation ``sd_k``) of our value from ``k`` runs;
+    ``deterministic``: a trace whose runs differ only by the runtime scale (module
+    docstring)."""
 
     tol = TOLERANCES[kind].of(p)
     sigmas = (p - s.mean) / sd_k if sd_k > 0 else (0.0 if p == s.mean else math.inf)
     runs = "one run" if k == 1 else f"the mean of {k} runs"
     where = f"ours {s.text()}; 95 % range of {runs}: {lo:.4g} to {hi:.4g}"
+    if deterministic:
+        sigmas = float("nan")
+        where = _join(
+            where,
+            "a deterministic trace: the runs' spread is the schedule's sensitivity to a "
+            "1e-4 change of the runtimes, not sampling error",
+        )
     context = _join(f"input: {other_input}" if other_input else "", note)
     if lo <= p <= hi:
         verdict, reason = (
@@ -244,6 +260,12 @@ def _verdict(
         away = (
             f"the paper's value lies {abs(sigmas):.1f} standard deviations of {runs} from our mean"
         )
+        if deterministic:
+            share = abs(p - s.mean) / tol if tol > 0 else math.inf
+            away = (
+                f"our mean lies {s.mean - p:+.4g} from the paper's value (in the quantity's "
+                f"units), {share:.3g} times the {kind} tolerance ({tol:.3g})"
+            )
         verdict, reason = "differs", _join(away, cause or "cause not identified", where, context)
     return dict(
         item=item,
@@ -290,9 +312,10 @@ def ensemble_value(
     other_input: str = "",
     note: str = "",
     cause: str = "",
+    deterministic: bool = False,
 ) -> dict:
     """A printed value (the mean of ``k`` runs of the paper) against our replicates, by
-    the module's rule. Returns a report row (:func:`hpcmodels.papers.report.compare_value`'s
+    the module's rule (``deterministic``: module docstring). Returns a report row (:func:`hpcmodels.papers.report.compare_value`'s
     columns) plus ``mean``, ``ci``, ``low``, ``high``, ``replicates``, ``range_k`` (our
     95 % range of the mean of ``k``) and ``sigmas`` (how many standard deviations of our
     mean of ``k`` runs the printed value lies from our mean)."""
@@ -302,7 +325,10 @@ def ensemble_value(
     k = _k(k)
     lo, hi = mean_of_k(values, k)
     sd_k = s.sd / math.sqrt(k) if s.n > 1 else float("nan")
-    return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
+    deterministic = check_bool("deterministic", deterministic)
+    return _verdict(
+        item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause, deterministic
+    )
 
 
 def ensemble_statistic(
@@ -317,6 +343,7 @@ def ensemble_statistic(
     other_input: str = "",
     note: str = "",
     cause: str = "",
+    deterministic: bool = False,
 ) -> dict:
     """A printed value that the paper computes from the means of ``k`` runs of several
     series (``statistic`` of the column means, see :func:`statistic_of_k`) against ours,
@@ -343,7 +370,10 @@ def ensemble_statistic(
         n,
     )
     lo, hi, sd_k = _statistic_of_k(t, statistic, k)
-    return _verdict(item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause)
+    deterministic = check_bool("deterministic", deterministic)
+    return _verdict(
+        item, quantity, kind, p, s, lo, hi, sd_k, k, other_input, note, cause, deterministic
+    )
 
 
 def paired_claim(

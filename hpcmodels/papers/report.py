@@ -481,17 +481,29 @@ def _full_findings(store_dir: Path | None) -> list[str]:
     if store is None:
         return []
     info = read_provenance("across", store_dir) or {}
-    runs = sum(s["points"] for s in info.get("sweeps", []))
-    seconds = sum(s["wall_seconds"] for s in info.get("sweeps", []))
     findings = ensemble_findings(store)
     return [
         f"At full scale (`results/across.parquet`: the whole SDSC SP2 log and 50,000-job "
         f"Lublin99 streams, {int(store['replicate'].nunique())} paired replicates per "
-        f"setting; {runs} points in {seconds:.0f} s, commit {info.get('commit', '?')[:12]}):",
+        f"setting; {_sweeps_text(info)}):",
         "",
         _markdown_table(findings[FINDING_COLUMNS].astype(object)),
         "",
     ]
+
+
+def _sweeps_text(info: dict) -> str:
+    """Every sweep of a store's provenance with the commit that computed it: a store
+    point is one replicate of a setting (it may hold several single runs, e.g. every
+    method on the same jobs), so points are counted as points."""
+    sweeps = info.get("sweeps", [])
+    text = [
+        f"{s['points']:,} points in {s['wall_seconds']:,.0f} s at commit "
+        f"{str(s.get('commit', info.get('commit', '?')))[:12]}"
+        for s in sweeps
+    ]
+    head = f"{len(sweeps)} sweeps: " if len(sweeps) > 1 else ""
+    return head + "; ".join(text) if text else "no sweep recorded"
 
 
 def _read_results(path: Path) -> pd.DataFrame:
@@ -516,7 +528,10 @@ ENSEMBLE_RULE = (
     "the distribution of our mean of k runs, resampled from our replicates: `within "
     "tolerance` when the printed value lies in its central 95 % range or within the "
     "tolerance of its kind of our mean, else `differs`, saying how many standard "
-    "deviations of our mean of k runs away. A claim that A beats B is judged on the paired "
+    "deviations of our mean of k runs away (for a deterministic trace, whose runs differ "
+    "only by the 1 ± 1e-4 runtime scale, the distance in the quantity's units and as a "
+    "share of its tolerance instead: its spread is the schedule's sensitivity, not "
+    "sampling error). A claim that A beats B is judged on the paired "
     "differences A - B over the same replicates: it holds (`qualitative`) when their 95 % "
     "confidence interval lies on the claimed side of zero (`hpcmodels.papers.ensemble`)."
 )
@@ -604,13 +619,10 @@ def write_report(
             parts += [*_provenance_lines(json.loads(run.read_text())), ""]
         store = read_provenance(path.stem, store_dir) if path.stem in PAPERS else None
         if store:
-            sweeps = ", ".join(
-                f"{s['points']} runs in {s['wall_seconds']:.0f} s" for s in store["sweeps"]
-            )
             parts += [
-                f"Paper scale: `results/{path.stem}.parquet`, commit "
-                f"{store['commit'][:12]}, {store['started']} to {store['ended']} on "
-                f"{store['machine']['cpus']} CPUs ({sweeps}).",
+                f"Paper scale: `results/{path.stem}.parquet`, {store['started']} to "
+                f"{store['ended']} on {store['machine']['cpus']} CPUs; "
+                f"{_sweeps_text(store)}.",
                 "",
             ]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]

@@ -64,6 +64,29 @@ def test_a_value_far_outside_says_how_many_standard_deviations():
     assert "measured" in row["reason"]
 
 
+def test_a_deterministic_trace_gives_its_distance_in_units_and_tolerances_not_sigmas():
+    """Issue 50: replicates that differ only by the 1 +- 1e-4 runtime scale have no
+    sampling error, so a differing row says how far in the quantity's units and as a
+    share of the tolerance; the same numbers otherwise give the sigmas."""
+    args = ("2.1", "Table 2", "1300", RUNS)
+    row = ensemble_value(*args, kind="time", cause="measured", deterministic=True)
+    assert row["verdict"] == "differs" and math.isnan(row["sigmas"])
+    assert "standard deviations" not in row["reason"]
+    tol = 0.05 * 1300
+    share = abs(RUNS.mean() - 1300) / tol
+    assert f"our mean lies {RUNS.mean() - 1300:+.4g} from the paper's value" in row["reason"]
+    assert f"{share:.3g} times the time tolerance ({tol:.3g})" in row["reason"]
+    assert "sensitivity to a 1e-4 change of the runtimes" in row["reason"]
+    plain = ensemble_value(*args, kind="time", cause="measured")
+    assert "standard deviations" in plain["reason"] and plain["verdict"] == row["verdict"]
+    table = np.column_stack([RUNS, TLA])
+    row = ensemble_statistic("T4", "gain", "90", table, _gain, kind="percent",
+                             deterministic=True)  # fmt: skip
+    assert row["verdict"] == "differs" and "standard deviations" not in row["reason"]
+    with pytest.raises(InvalidParameter, match="deterministic"):
+        ensemble_value(*args, kind="time", deterministic="yes")
+
+
 def test_the_mean_of_k_decides_where_one_run_would_not():
     """A print 1.2 sd from our mean: inside the range of one run, outside that of the
     mean of 10 runs (the paper averaged 10 runs, so ours must too)."""

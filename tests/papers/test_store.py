@@ -132,3 +132,20 @@ def test_the_store_stays_small():
     assert total < 20 * 2**20
     for path in store.RESULTS.glob("*.provenance.json"):
         json.loads(path.read_text())
+
+
+def test_no_deterministic_trace_row_gives_a_standard_deviation_distance():
+    """Issue 50: Huang's tables (but random fit, which draws from its seed) and Shih's
+    A1/A2 at SH 0 (Table 4, Table 5, Fig. 10) run one log on one system; their runs
+    differ only by the 1 +- 1e-4 runtime scale, so no row of theirs counts sigmas."""
+    huang = store.paper_scale("huang2006")
+    huang = huang[(huang["kind"] != "claim") & ~huang["quantity"].str.contains("Random Fit")]
+    shih = store.paper_scale("shih2013")
+    trace_sh0 = shih["quantity"].str.match(r"A[12], \w+ load, SH = 0:")
+    shih = shih[(trace_sh0 | shih["item"].isin(["Table 5", "Fig. 10"])) & (shih["kind"] != "claim")]
+    for rows in (huang, shih):
+        rows = rows[rows["verdict"] != "not run"]
+        assert len(rows) >= 10
+        assert rows["reason"].str.contains("a deterministic trace").all()
+        assert not rows["reason"].str.contains("standard deviations").any()
+        assert rows["sigmas"].isna().all()

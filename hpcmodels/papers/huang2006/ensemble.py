@@ -182,6 +182,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                         _ratio_note(c),
                     ),
                     cause=_cause(check, r, col, log, None),
+                    deterministic=col != "Random Fit",  # random fit draws from its seed
                 )
             )
     losses = []

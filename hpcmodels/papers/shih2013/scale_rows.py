@@ -98,6 +98,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             other_input=SDSC_INPUT if wid in ("A1", "A2") else "",
             note=_replicates_note(wid, len(table)),
             cause=_NOT_FOUND,
+            deterministic=sh == 0 and wid in ("A1", "A2"),  # a trace, speeds all 1
         )
         if wid in ("E1", "E2"):
             row.update(
@@ -164,6 +165,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                         other_input=SDSC_INPUT,
                         note="whole trace, one run per replicate",
                         cause=_NOT_FOUND,
+                        deterministic=True,  # A2 at SH 0
                     )
                 )
     reading = (
@@ -186,6 +188,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                     other_input=SDSC_INPUT,
                     note=reading,
                     cause="cause not identified; no other reading of 'activated' was computed",
+                    deterministic=True,  # A1 at SH 0
                 )
             )
     return rows + section5_ensemble_rows(store)
