@@ -492,6 +492,21 @@ def _full_findings(store_dir: Path | None) -> list[str]:
     ]
 
 
+STORE_CHANGES = Path(__file__).resolve().parents[2] / "docs" / "store_changes.md"
+"""What each regeneration of the paper-scale store moved (the project's record, kept by
+hand beside the commits that regenerate ``results/``): the report's last section."""
+
+
+def _store_changes() -> list[str]:
+    """The report's section on what the store's regenerations moved (none without the
+    record, e.g. in an installed package)."""
+    if not STORE_CHANGES.exists():
+        return []
+    lines = STORE_CHANGES.read_text().splitlines()
+    body = lines[1:] if lines and lines[0].startswith("# ") else lines
+    return ["## Changes to the stored results", *body, ""]
+
+
 def _sweeps_text(info: dict) -> str:
     """Every sweep of a store's provenance with the commit that computed it: a store
     point is one replicate of a setting (it may hold several single runs, e.g. every
@@ -627,6 +642,7 @@ def write_report(
             ]
         parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
     parts += _findings_section(Path(results_dir), report.parent, store_dir)
+    parts += _store_changes()
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")
     return report

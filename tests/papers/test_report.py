@@ -189,6 +189,25 @@ def test_report_reads_results_saved_before_kinds(tmp_path):
     assert "1 items: 1 exact." in write_report(tmp_path / "r", tmp_path / "R.md").read_text()
 
 
+def test_the_report_ends_with_what_the_stores_regenerations_moved(tmp_path, monkeypatch):
+    """docs/store_changes.md (before -> after of every regeneration of results/) is the
+    report's last section; without the record (an installed package) there is none."""
+    from hpcmodels.papers import report as report_module
+
+    old = pd.DataFrame([dict(title="Old", item="i", quantity="q", paper=1, ours=1, diff=0,
+                             verdict="exact", reason="")])  # fmt: skip
+    (tmp_path / "r").mkdir()
+    old.to_csv(tmp_path / "r" / "old.csv", index=False)
+    text = write_report(tmp_path / "r", tmp_path / "R.md").read_text()
+    changes = text[text.index("## Changes to the stored results") :]
+    assert "311 of 480" in changes and "Best Fit → Random Fit" in changes
+    monkeypatch.setattr(report_module, "STORE_CHANGES", tmp_path / "absent.md")
+    assert (
+        "## Changes to the stored results"
+        not in write_report(tmp_path / "r", tmp_path / "R.md").read_text()
+    )
+
+
 def test_empty_report_says_what_to_do(tmp_path):
     text = write_report(tmp_path / "none", tmp_path / "R.md").read_text()
     assert "run the notebooks first" in text
