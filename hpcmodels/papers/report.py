@@ -504,6 +504,7 @@ def _store_changes() -> list[str]:
         return []
     lines = STORE_CHANGES.read_text().splitlines()
     body = lines[1:] if lines and lines[0].startswith("# ") else lines
+    body = ["#" + line if line.startswith("#") else line for line in body]  # one level down
     return ["## Changes to the stored results", *body, ""]
 
 

@@ -201,6 +201,10 @@ def test_the_report_ends_with_what_the_stores_regenerations_moved(tmp_path, monk
     text = write_report(tmp_path / "r", tmp_path / "R.md").read_text()
     changes = text[text.index("## Changes to the stored results") :]
     assert "311 of 480" in changes and "Best Fit → Random Fit" in changes
+    assert "\n### 2026-11-28: EASY follows its own rule" in changes  # a level below
+    assert [line for line in changes.splitlines() if line.startswith("## ")] == [
+        "## Changes to the stored results"
+    ]
     monkeypatch.setattr(report_module, "STORE_CHANGES", tmp_path / "absent.md")
     assert (
         "## Changes to the stored results"
