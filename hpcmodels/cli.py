@@ -416,8 +416,11 @@ def verify(selectors: list[str], *, sample: float, seed: int, scheduler: str | N
     for paper in papers:
         points, values, found = verify_store(paper, sample=sample, seed=seed)
         drifted += len(found)
-        print(f"{paper}: {points} points recomputed, {values} stored values compared, "
-              f"{len(found)} drifted", flush=True)  # fmt: skip
+        print(
+            f"{paper}: {points} points recomputed, {values} stored values compared, "
+            f"{len(found)} drifted",
+            flush=True,
+        )
         if len(found):
             with pd.option_context("display.max_rows", None, "display.width", 200):
                 print(found.to_string(index=False, float_format="{:.17g}".format), flush=True)
@@ -493,8 +496,12 @@ def main(argv: list[str] | None = None) -> int:
         help="recompute a random share (0, 1] of each store's points (default: all)",
     )
     ver.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
-    ver.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                     help="Dask scheduler for the recomputation (as reproduce --full)")  # fmt: skip
+    ver.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="Dask scheduler for the recomputation (as reproduce --full)",
+    )
     sub.add_parser("report", help="rebuild build/REPORT.md from build/results/")
     st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")

@@ -33,13 +33,21 @@ import json
 import os
 import platform
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, check_bool, check_choice
+from ..errors import (
+    InvalidParameter,
+    InvalidType,
+    check_bool,
+    check_choice,
+    check_frame,
+    check_real,
+)
 
 __all__ = [
     "RESULTS",
@@ -352,7 +360,9 @@ def _points(store: pd.DataFrame) -> pd.DataFrame:
 def kind_points(paper: str, store: pd.DataFrame) -> list[dict]:
     """The cheapest stored point (the paper's ``ensemble_cost``) of every kind of run
     (:data:`KINDS`), as keyword arguments of its ``ensemble_point``."""
-    columns = [c for c in KINDS[check_choice("paper", paper, list(KINDS))] if c in store]
+    columns = KINDS[check_choice("paper", paper, list(KINDS))]
+    check_frame("store", store, ["item", "value", "replicate"])
+    columns = [c for c in columns if c in store]
     cost = getattr(_module(paper), "ensemble_cost", lambda point: 0.0)
     firsts = _points(store)
     points = [_parameters(r) for _, r in firsts.iterrows()]
@@ -395,6 +405,10 @@ def drift(rows: pd.DataFrame, now: dict[str, float], rtol: float = 1e-12) -> pd.
     (``now``; the store keeps finite values only, so a non-finite one counts as absent)
     differ by more than ``rtol`` relative, or that only one side has (NaN on the other):
     columns ``item``, ``replicate``, ``stored``, ``now``, ``relative``."""
+    check_frame("rows", rows, ["item", "value", "replicate"])
+    if not isinstance(now, Mapping):
+        raise InvalidType(f"now must be a mapping of item to value, got {type(now).__name__}")
+    rtol = check_real("rtol", rtol, at_least=0)
     stored = dict(zip(rows["item"], rows["value"], strict=True))
     now = {k: float(v) for k, v in now.items() if v is not None and np.isfinite(v)}
     replicate = int(rows["replicate"].iloc[0]) if len(rows) else -1
@@ -422,7 +436,7 @@ def verify_store(
     of them, drawn with ``seed``) with today's code, as ``reproduce --full`` computes
     them (a Dask sweep, no cache), and compare every item. Returns (points recomputed,
     values compared, the drifted items with their point's parameters)."""
-    from ..errors import check_int, check_real
+    from ..errors import check_int
     from ..sweep import sweep_results
 
     sample = check_real("sample", sample, above=0, at_most=1)

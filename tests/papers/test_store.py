@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hpcmodels.errors import LogNotAvailable
+from hpcmodels.errors import InvalidParameter, LogNotAvailable
 from hpcmodels.papers import store
 from hpcmodels.papers.report import VERDICTS
 
@@ -149,3 +149,44 @@ def test_no_deterministic_trace_row_gives_a_standard_deviation_distance():
         assert rows["reason"].str.contains("a deterministic trace").all()
         assert not rows["reason"].str.contains("standard deviations").any()
         assert rows["sigmas"].isna().all()
+
+
+_ROWS = pd.DataFrame({"item": ["a", "b"], "value": [1.0, 0.0], "replicate": [0, 0]})
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda: store.kind_points("nope", _ROWS), "paper"),
+        (lambda: store.kind_points("he2006", [1, 2]), "store"),
+        (lambda: store.kind_points("he2006", _ROWS.drop(columns="value")), "value"),
+        (lambda: store.drift("rows", {"a": 1.0}), "rows"),
+        (lambda: store.drift(_ROWS.drop(columns="item"), {"a": 1.0}), "item"),
+        (lambda: store.drift(_ROWS, [("a", 1.0)]), "now"),
+        (lambda: store.drift(_ROWS, {}, rtol=float("nan")), "rtol"),
+        (lambda: store.drift(_ROWS, {}, rtol=-1e-12), "rtol"),
+        (lambda: store.drift(_ROWS, {}, rtol="0"), "rtol"),
+        (lambda: store.verify_store("he2006", sample=float("nan")), "sample"),
+        (lambda: store.verify_store("he2006", sample=0.0), "sample"),
+        (lambda: store.verify_store("he2006", sample=float("inf")), "sample"),
+        (lambda: store.verify_store("he2006", sample="all"), "sample"),
+        (lambda: store.verify_store("he2006", sample=0.5, seed=-1), "seed"),
+        (lambda: store.verify_store("nope"), "paper"),
+    ],
+)
+def test_the_store_check_meets_bad_input_naming_the_field(call, field):
+    with pytest.raises(InvalidParameter) as err:
+        call()
+    assert field in str(err.value)
+
+
+def test_drift_reads_nan_and_missing_items_as_drift_and_an_empty_point_as_none():
+    """A recomputed NaN or inf counts as absent (the store keeps finite values), an item
+    on one side only drifts, a stored 0 must be recomputed exactly, and nothing against
+    nothing is no drift."""
+    assert store.drift(_ROWS, {"a": 1.0, "b": 0.0}).empty
+    assert list(store.drift(_ROWS, {"a": float("nan"), "b": 0.0})["item"]) == ["a"]
+    assert list(store.drift(_ROWS, {"a": 1.0, "b": float("inf")})["item"]) == ["b"]
+    assert list(store.drift(_ROWS, {"a": 1.0, "b": 0.0, "c": 2.0})["item"]) == ["c"]
+    assert list(store.drift(_ROWS, {"a": 1.0, "b": 1e-300})["item"]) == ["b"]
+    assert store.drift(_ROWS.head(0), {}).empty
