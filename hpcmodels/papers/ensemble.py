@@ -24,7 +24,9 @@ The rule, written once here and used by every paper (``README.md`` and
   Student-t 95 % confidence interval. ``qualitative`` (the claim holds) when the interval
   lies entirely on the claimed side of zero; ``differs`` otherwise, saying whether the
   interval contains zero (our runs cannot tell) or lies on the other side (the claim is
-  reversed). Never two separate intervals.
+  reversed). Never two separate intervals. A claim at paper scale rests on at least
+  :data:`CLAIM_REPLICATES` paired replicates; a claim row on fewer names the reason,
+  the measured cost that prevents more (:func:`with_replicates`).
 * **A deterministic trace** (``deterministic=True``: every replicate runs the same log
   on the same system, differing only by the ``1 +- 1e-4`` runtime scale, e.g. Huang's
   tables and Shih's A1/A2 at SH 0) has no sampling error: the spread of its runs is the
@@ -56,6 +58,8 @@ __all__ = [
     "statistic_of_k",
     "ensemble_statistic",
     "paired_claim",
+    "CLAIM_REPLICATES",
+    "with_replicates",
 ]
 
 RESAMPLES = 20_000
@@ -66,6 +70,11 @@ RESAMPLE_SEED = 20240
 
 RUNTIME_JITTER = 1e-4
 """Half-width of the common runtime scale of a trace-driven replicate."""
+
+
+CLAIM_REPLICATES = 10
+"""Fewest paired replicates a paper-scale claim rests on (issue 50); a claim row on
+fewer says why (:func:`with_replicates`)."""
 
 
 MAX_K = 1000
@@ -438,3 +447,27 @@ def paired_claim(
         range_k="",
         sigmas=float("nan"),
     )
+
+
+def with_replicates(row: dict, replicates: int, why: str = "") -> dict:
+    """A claim ``row`` (:func:`paired_claim`, :func:`hpcmodels.papers.report.compare_claim`)
+    with the number of paired ``replicates`` it rests on; on fewer than
+    :data:`CLAIM_REPLICATES`, ``why`` (what prevents more: a measured cost) joins its
+    reason as "on n replicates, fewer than 10: why". Fewer without a ``why`` is an
+    error: a claim never rests on few runs silently."""
+    if not isinstance(row, dict) or row.get("kind") != "claim":
+        raise InvalidType(f"row must be a claim row (a dict with kind 'claim'), got {row!r:.80}")
+    n = check_int("replicates", replicates, minimum=1)
+    if not isinstance(why, str):
+        raise InvalidType(f"why must be a string, got {type(why).__name__}")
+    out = dict(row, replicates=n)
+    if n < CLAIM_REPLICATES:
+        if not why.strip():
+            raise InvalidParameter(
+                f"replicates: {n} is fewer than {CLAIM_REPLICATES}; say why (the cost that "
+                "prevents more) in why"
+            )
+        out["reason"] = _join(
+            str(row.get("reason") or ""), f"on {n} replicates, fewer than {CLAIM_REPLICATES}: {why}"
+        )
+    return out

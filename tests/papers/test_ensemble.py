@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hpcmodels.errors import HpcmodelsError, InvalidParameter
+from hpcmodels.errors import HpcmodelsError, InvalidParameter, InvalidType
 from hpcmodels.papers.ensemble import (
+    CLAIM_REPLICATES,
     RUNTIME_JITTER,
     ensemble_statistic,
     ensemble_value,
@@ -20,6 +21,7 @@ from hpcmodels.papers.ensemble import (
     runtime_scale,
     statistic_of_k,
     summarize,
+    with_replicates,
 )
 
 RUNS = np.array([1050.0, 1075.0, 1090.0, 1062.0, 1101.0, 1083.0, 1070.0, 1095.0, 1058.0, 1088.0])
@@ -117,6 +119,39 @@ def test_a_paired_claim_that_our_runs_cannot_decide_or_that_is_reversed():
     assert row["verdict"] == "differs" and row["reason"].startswith("reversed: A beats B")
     up = paired_claim("x", "B higher", RUNS + 10 + noise, RUNS, higher_is_better=True)
     assert up["verdict"] == "qualitative"
+
+
+def test_a_claim_on_fewer_than_ten_replicates_says_why_and_never_silently():
+    row = paired_claim("x", "B beats A", RUNS[:3] - 5, RUNS[:3], a_name="B", b_name="A")
+    assert row["replicates"] == 3 and CLAIM_REPLICATES == 10
+    with pytest.raises(InvalidParameter, match="replicates: 3 is fewer than 10"):
+        with_replicates(row, 3)  # no reason given: an error, not a silent row
+    few = with_replicates(row, 3, "10 would take 6 h")
+    assert few["verdict"] == row["verdict"] and few["ours"] == row["ours"]
+    assert few["reason"].endswith("on 3 replicates, fewer than 10: 10 would take 6 h")
+    ten = paired_claim("x", "B beats A", RUNS - 5, RUNS)
+    assert with_replicates(ten, 10, "unused") == dict(ten, replicates=10)  # no reason added
+    assert with_replicates(row, 12)["reason"] == row["reason"]
+
+
+@pytest.mark.parametrize(
+    "call, error, field",
+    [
+        (lambda r: with_replicates({"kind": "value"}, 10), InvalidType, "claim row"),
+        (lambda r: with_replicates("row", 10), InvalidType, "claim row"),
+        (lambda r: with_replicates(r, 0), InvalidParameter, "replicates"),
+        (lambda r: with_replicates(r, 2.5), InvalidParameter, "replicates"),
+        (lambda r: with_replicates(r, float("nan")), InvalidParameter, "replicates"),
+        (lambda r: with_replicates(r, True), InvalidParameter, "replicates"),
+        (lambda r: with_replicates(r, 3, why=None), InvalidType, "why"),
+        (lambda r: with_replicates(r, 3, why="  "), InvalidParameter, "why"),
+    ],
+)
+def test_with_replicates_meets_bad_input_naming_the_field(call, error, field):
+    row = paired_claim("x", "B beats A", RUNS - 5, RUNS)
+    with pytest.raises(error) as err:
+        call(row)
+    assert field in str(err.value)
 
 
 @settings(max_examples=40, deadline=None)

@@ -20,6 +20,7 @@ import pytest
 
 from hpcmodels.errors import InvalidParameter, LogNotAvailable
 from hpcmodels.papers import store
+from hpcmodels.papers.ensemble import CLAIM_REPLICATES
 from hpcmodels.papers.report import VERDICTS
 
 from logs import SDSC, need_log
@@ -125,6 +126,10 @@ def test_every_paper_scale_row_is_judged(paper):
     assert missing["reason"].str.contains("log missing").all(), missing["reason"].tolist()
     numeric = rows[(rows["kind"] != "claim") & (rows["verdict"] != "not run")]
     assert (numeric["replicates"] >= 10).all()  # issue 24: >= 10 runs per printed item
+    claims = rows[(rows["kind"] == "claim") & (rows["verdict"] != "not run")]
+    assert claims["replicates"].notna().all(), claims.loc[claims["replicates"].isna(), "quantity"]
+    few = claims[claims["replicates"] < CLAIM_REPLICATES]  # issue 50: fewer only with a reason
+    assert few["reason"].str.contains(r"on \d replicates, fewer than 10: \w", regex=True).all()
 
 
 def test_the_store_stays_small():

@@ -155,7 +155,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     extra median-fit reading is compared with the paper's median-fit column. Table 9's
     first claim (the integrated approach waits less at every slowdown ratio) is judged
     on the paired differences of each slowdown ratio."""
-    from ..ensemble import ensemble_value, paired_claim
+    from ..ensemble import ensemble_value, paired_claim, with_replicates
     from ..report import _join
     from ..store import values
 
@@ -197,14 +197,13 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         )
         if row["verdict"] != "qualitative":
             losses.append(f"{s:g}: {row['ours']}")
-    rows.append(
-        claim(
-            "Table 9",
-            "the integrated approach beats the single-pool queue at every slowdown",
-            not losses,
-            f"paired over {n} replicates at each slowdown: "
-            + ("integrated lower at every one" if not losses else "; ".join(losses)),
-            cause="the paired 95 % CI does not lie below 0 at " + "; ".join(losses),
-        )
+    row = claim(
+        "Table 9",
+        "the integrated approach beats the single-pool queue at every slowdown",
+        not losses,
+        f"paired over {n} replicates at each slowdown: "
+        + ("integrated lower at every one" if not losses else "; ".join(losses)),
+        cause="the paired 95 % CI does not lie below 0 at " + "; ".join(losses),
     )
+    rows.append(with_replicates(row, n))
     return rows

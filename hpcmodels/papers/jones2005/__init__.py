@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from .ensemble import (
     BASELINE_REPLICATES,
+    CLAIM_LSLT,
+    CLAIM_REPLICATES,
     LINK_OVER_LSLT,
     READINGS,
     SURFACE_REPLICATES,
@@ -121,6 +123,8 @@ __all__ = [
     "SECTION4_SEEDS",
     "section4_seeds_text",
     "SURFACES",
+    "CLAIM_LSLT",
+    "CLAIM_REPLICATES",
     "SURFACE_REPLICATES",
     "TABLE1",
     "TITLE",

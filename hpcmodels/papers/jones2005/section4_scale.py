@@ -17,6 +17,7 @@ import pandas as pd
 
 from ...bandwidth import SECTION4, run_point
 from ...errors import InvalidParameter, check_frame
+from ..ensemble import with_replicates
 from .points import _with_clusters
 from .published import PENALTY_BSBWS, PENALTY_RANGES
 from .rows import break_even_rows, section4_claims
@@ -38,6 +39,17 @@ SECTION4_SEEDS = {2: SECTION4_REPLICATES, 4: SECTION4_REPLICATES, 8: 3}
 # a time too (two bisections per seed: 3,083 s, 2,846 s and 2,746 s here)
 BREAK_EVEN_SEEDS = {2: SECTION4_REPLICATES, 8: 3}
 SECTION4_CLUSTERS = tuple(SECTION4_SEEDS)
+# what one more seed cost here, wall seconds (the store's provenance): 2 clusters' limits,
+# curves and bisections 1,317 s for 3 seeds on 2 cores, 4 clusters' 2,878 s for 3 seeds
+# on 2 cores, 8 clusters' limits and curves 3,198-3,215 s and their two bisections
+# 2,746-3,083 s, one run at a time (15-20 GB a run)
+SEED_SECONDS = {2: 1317 / 3, 4: 2878 / 3, 8: 3210 + 2890}
+SECTION4_COST = (
+    f"seeds {SECTION4_REPLICATES} to 9 would take about "
+    f"{(10 - SECTION4_REPLICATES) * sum(SEED_SECONDS.values()) / 3600:.0f} h here (a seed "
+    f"took {SEED_SECONDS[2]:,.0f} s at 2 clusters, {SEED_SECONDS[4]:,.0f} s at 4 and "
+    f"{SEED_SECONDS[8]:,.0f} s at 8, whose 32,000,000-job runs go one at a time for memory)"
+)
 LIMITS = ("no_share", "migration_only", "ideal")
 # break_even's defaults (the quick notebook's bisections; a test keeps them equal)
 BREAK_EVEN = dict(bsbw_range=(0.0, 3000.0), penalty_range=(1.0, 2.0), iterations=8)
@@ -228,9 +240,11 @@ def section4_rows(store: pd.DataFrame) -> list[dict]:
     if not be.empty:
         bisected = be.groupby("clusters")["seed"].nunique()
         for row in break_even_rows(be):
-            if not row["item"].endswith("clusters)"):  # the trend across cluster counts
-                row["ours"] = f"{row['ours']} ({_seeds_text(bisected, sorted(bisected.index))})"
-            rows.append(row)
+            count = re.search(r"\((\d+) clusters\)$", row["item"])
+            clusters = [int(count.group(1))] if count else sorted(bisected.index)
+            if count is None:  # the trend across cluster counts
+                row["ours"] = f"{row['ours']} ({_seeds_text(bisected, clusters)})"
+            rows.append(_rests_on(row, bisected, clusters))
     means, mean_lims = section4_means(store)
     if means.empty:
         return rows
@@ -242,5 +256,13 @@ def section4_rows(store: pd.DataFrame) -> list[dict]:
             continue  # a claim across 2, 4 and 8 clusters waits for all three
         clusters = [int(count.group(1))] if count else sorted(seeds.index)
         row["ours"] = f"{row['ours']} ({_seeds_text(seeds, clusters)})"
-        rows.append(row)
+        rows.append(_rests_on(row, seeds, clusters))
     return rows
+
+
+def _rests_on(row: dict, seeds: pd.Series, clusters: list[int]) -> dict:
+    """A Section 4.4 row with the seeds it rests on (the fewest of its cluster counts'),
+    and why fewer than ten when so (:data:`SECTION4_COST`)."""
+    if row.get("kind") != "claim":
+        return row
+    return with_replicates(row, int(seeds[clusters].min()), SECTION4_COST)

@@ -68,10 +68,10 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     paper has one vector), resampled over whole replicates; Table 4's claims on the
     paired per-replicate differences; Table 5 and the Section 5.2 counts against one run;
     Fig. 7's spread over the 20 vectors of every SH > 0 configuration."""
-    from ..ensemble import ensemble_statistic, ensemble_value, paired_claim
+    from ..ensemble import ensemble_statistic, ensemble_value, paired_claim, with_replicates
     from ..store import values
 
-    rows, gains, losses, unresolved, spreads = [], {}, [], [], []
+    rows, gains, losses, unresolved, spreads, paired_runs = [], {}, [], [], [], []
     for (wid, load, sh), paper in TABLE4.items():
         quantity = f"{wid}, {load} load, SH = {sh:g}: TLA improvement %"
         table = _att_table(store, wid, load, sh)
@@ -112,6 +112,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         if wid in ("E1", "E2"):
             continue
         gains[(wid, load, sh)] = row["ours"]
+        paired_runs.append(len(table))
         best = int(np.argmin(table[:, :3].mean(axis=0)))
         paired = paired_claim("Table 4", "TLA beats the best other", table[:, 3], table[:, best])
         if paired["reason"].startswith("reversed"):
@@ -122,7 +123,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         outside = [c for c in losses if not c.endswith("low SH 0")]
         by_load = pd.Series(gains).groupby(level=1).mean()
         present = [lo for lo in LOADS if lo in by_load.index]
-        rows += claim_rows(
+        claims = claim_rows(
             "Table 4",
             [
                 (
@@ -139,17 +140,17 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                 ),
             ],
         )
+        rows += [with_replicates(c, min(paired_runs)) for c in claims]
     if spreads:
-        rows.append(
-            compare_claim(
-                "Fig. 7",
-                f"coefficient of variation over {ENSEMBLE_VECTORS} speed vectors "
-                "(every SH > 0 configuration run)",
-                paper_claim("Fig. 7", "coefficient of variation over speed vectors"),
-                sum(spreads) > len(spreads) / 2,
-                f"TLA's is the smallest in {sum(spreads)} of {len(spreads)} configurations",
-            )
+        row = compare_claim(
+            "Fig. 7",
+            f"coefficient of variation over {ENSEMBLE_VECTORS} speed vectors "
+            "(every SH > 0 configuration run)",
+            paper_claim("Fig. 7", "coefficient of variation over speed vectors"),
+            sum(spreads) > len(spreads) / 2,
+            f"TLA's is the smallest in {sum(spreads)} of {len(spreads)} configurations",
         )
+        rows.append(with_replicates(row, ENSEMBLE_VECTORS))
     for load in LOADS:
         for method in METHODS:
             key = ensemble_key("Table 5", "A2", load, 0.0, method)
@@ -283,6 +284,8 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
     (:func:`hpcmodels.papers.ensemble.paired_claim`: the settings compared run on the same
     jobs): quantities named as :func:`section5_claims` and :func:`depth_rows` name
     them, so the report puts the two scales side by side."""
+    from ..ensemble import with_replicates
+
     rows = []
     fig8 = section5_runs(store, "fig8")
     if not fig8.empty:
@@ -292,16 +295,15 @@ def section5_ensemble_rows(store: pd.DataFrame) -> list[dict]:
             att[["BF", "FF", "AI2"]].groupby(level="replicate").agg(lambda c: c.max() - c.min())
         )
         largest = float(change.to_numpy().max())
-        rows.append(
-            compare_claim(
-                "Fig. 8",
-                "BF, FF, AI2 against the inaccuracy",
-                paper_claim("Fig. 8", "BF, FF, AI2 against the inaccuracy"),
-                largest <= 1e-9 * float(att[["BF", "FF", "AI2"]].abs().to_numpy().max()),
-                f"{section5_label('fig8')}, {n} replicates: largest change of their ATT over the "
-                f"{att.index.get_level_values('factor').nunique()} factors {largest:.3g} s",
-            )
+        row = compare_claim(
+            "Fig. 8",
+            "BF, FF, AI2 against the inaccuracy",
+            paper_claim("Fig. 8", "BF, FF, AI2 against the inaccuracy"),
+            largest <= 1e-9 * float(att[["BF", "FF", "AI2"]].abs().to_numpy().max()),
+            f"{section5_label('fig8')}, {n} replicates: largest change of their ATT over the "
+            f"{att.index.get_level_values('factor').nunique()} factors {largest:.3g} s",
         )
+        rows.append(with_replicates(row, n))
         tla = att["TLA"].unstack("factor")
         lo, hi = tla.columns.min(), tla.columns.max()
         row = _paired(
