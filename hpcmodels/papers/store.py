@@ -7,13 +7,14 @@ that produced it (scalars only), so that any row can be recomputed.
 source fingerprint, command, machine, start and end time and the wall time of each
 sweep. Nobody edits these files by hand: ``python -m hpcmodels reproduce --full``
 writes them (:func:`compute_store`), the report and the notebooks read them
-(:func:`read_store`), and a test recomputes a sample of rows (:func:`recompute`).
+(:func:`read_store`), and a test recomputes the cheapest point of every kind of run.
 
 Checking the store: :data:`KINDS` names, per paper, the parameters that make a *kind*
 of run (a method, module, policy, section or figure); :func:`kind_points` gives the
-cheapest stored point of every kind, :func:`recompute_point` computes a point again
-and :func:`drift` lists every item of it that moved (``make test`` does this for every
-kind); :func:`verify_store` recomputes the whole store or a random share of its points
+cheapest stored point of every kind (:func:`checked_points`: all but
+:data:`SLOW_KINDS`), :func:`recompute_point` computes a point again and :func:`drift`
+lists every item of it that moved (``make test`` and ``reproduce --full
+--missing-only`` do this for every kind); :func:`verify_store` recomputes the whole store or a random share of its points
 on Dask (``python -m hpcmodels verify``).
 
 A paper takes part by defining, in its module under :mod:`hpcmodels.papers`:
@@ -59,10 +60,10 @@ __all__ = [
     "compute_store",
     "values",
     "relative_spread",
-    "recompute",
-    "cheapest_rows",
     "KINDS",
+    "SLOW_KINDS",
     "kind_points",
+    "checked_points",
     "recompute_point",
     "drift",
     "verify_store",
@@ -164,15 +165,18 @@ def _stored_points(store: pd.DataFrame) -> dict[tuple, pd.DataFrame]:
 
 
 def _check_reproduced(paper: str, store: pd.DataFrame, rtol: float = 1e-12) -> None:
-    """Recompute the cheapest stored rows (:func:`cheapest_rows`) with today's code; an
-    InvalidParameter naming the first one that moved beyond ``rtol`` (relative)."""
-    for _, row in cheapest_rows(paper, store).iterrows():
-        now = recompute(paper, row)
-        if not abs(now - row["value"]) <= rtol * max(abs(row["value"]), 1e-300):
+    """Recompute the cheapest stored point of every kind of run (:func:`checked_points`)
+    with today's code; an InvalidParameter naming the first point with an item that moved
+    beyond ``rtol`` (relative), or that only one side has."""
+    for point in checked_points(paper, store):
+        moved = drift(point_rows(store, point), recompute_point(paper, point), rtol)
+        if not moved.empty:
+            first = moved.iloc[0]
             raise InvalidParameter(
-                f"{paper}: today's code gives {now!r} for the stored {row['item']!r} "
-                f"(replicate {row['replicate']}), stored {row['value']!r}: results moved, "
-                "so compute the whole store again (without missing_only)"
+                f"{paper}: today's code gives {first['now']!r} for the stored "
+                f"{first['item']!r} (replicate {first['replicate']}), stored "
+                f"{first['stored']!r} ({len(moved)} item(s) of point {point} moved): results "
+                "moved, so compute the whole store again (without missing_only)"
             )
 
 
@@ -319,24 +323,6 @@ def _parameters(row: pd.Series) -> dict:
     return point
 
 
-def recompute(paper: str, row: pd.Series) -> float:
-    """The stored single run of ``row`` computed again with today's code."""
-    return float(_module(paper).ensemble_point(**_parameters(row))[row["item"]])
-
-
-def cheapest_rows(paper: str, store: pd.DataFrame, n: int = 2) -> pd.DataFrame:
-    """``n`` stored rows of different points whose recomputation is cheapest: the paper
-    module's ``ensemble_cost(point)`` when it has one (else the first points)."""
-    module = _module(paper)
-    params = [c for c in store.columns if c not in ("item", "value")]
-    firsts = store.drop_duplicates(params)
-    cost = getattr(module, "ensemble_cost", None)
-    if cost is not None:
-        keys = [cost(_parameters(r)) for _, r in firsts.iterrows()]
-        firsts = firsts.assign(_cost=keys).sort_values("_cost", kind="stable").drop(columns="_cost")
-    return firsts.head(n)
-
-
 KINDS = {
     "shih2013": ("study", "wid", "policy"),
     "huang2006": ("study",),
@@ -372,6 +358,19 @@ def kind_points(paper: str, store: pd.DataFrame) -> list[dict]:
         if kind not in best or cost(point) < cost(best[kind]):
             best[kind] = point
     return list(best.values())
+
+
+SLOW_KINDS = {("jones2005", "section4 break-even")}
+"""(paper, study) kinds that :func:`checked_points` leaves to :func:`verify_store`: Jones's
+Section 4 break-even bisections, about 22 runs of 8 to 32 million jobs each (minutes to
+an hour per point); their runs are Section 4 First-Fit runs at a penalty, the kind the
+curve points check."""
+
+
+def checked_points(paper: str, store: pd.DataFrame) -> list[dict]:
+    """:func:`kind_points` but :data:`SLOW_KINDS`: what ``make test`` and ``reproduce --full
+    --missing-only`` recompute."""
+    return [p for p in kind_points(paper, store) if (paper, p.get("study")) not in SLOW_KINDS]
 
 
 def _text(value) -> str:

@@ -70,18 +70,13 @@ def test_the_store_has_every_point_of_the_paper(paper):
     assert sum(s["points"] for s in info["sweeps"]) == len(wanted)
 
 
-SLOW_KINDS = {("jones2005", "section4 break-even")}  # module docstring: verify's
-
-
 @functools.cache
 def _recomputed(paper: str) -> list[tuple[dict, pd.DataFrame, dict]]:
     """(point, its stored rows, its items recomputed) for the cheapest stored point of
     every kind of run of ``paper`` (shared by the two tests below)."""
     frame = _stored(paper)
     out = []
-    for point in store.kind_points(paper, frame):
-        if (paper, point.get("study")) in SLOW_KINDS:
-            continue
+    for point in store.checked_points(paper, frame):
         try:
             now = store.recompute_point(paper, point)
         except LogNotAvailable as error:  # a trace-driven point without its log here
@@ -163,6 +158,7 @@ _ROWS = pd.DataFrame({"item": ["a", "b"], "value": [1.0, 0.0], "replicate": [0, 
     ("call", "field"),
     [
         (lambda: store.kind_points("nope", _ROWS), "paper"),
+        (lambda: store.checked_points("nope", _ROWS), "paper"),
         (lambda: store.kind_points("he2006", [1, 2]), "store"),
         (lambda: store.kind_points("he2006", _ROWS.drop(columns="value")), "value"),
         (lambda: store.drift("rows", {"a": 1.0}), "rows"),

@@ -17,10 +17,11 @@ CALLS: list[dict] = []
 SHIFT = {"value": 0.0}
 
 
-def _point(kind: str, replicate: int, width: float | None = None) -> dict:
-    CALLS.append(dict(kind=kind, replicate=replicate, width=width))
-    value = 10.0 * replicate + (width or 1.0) + SHIFT["value"]
-    return {f"{kind} | ATT (s)": value, f"{kind} | share": value / 100}
+def _point(study: str, replicate: int, width: float | None = None) -> dict:
+    """A stand-in run: its kind of run is ``study`` (store.KINDS of 'jones2005')."""
+    CALLS.append(dict(study=study, replicate=replicate, width=width))
+    value = 10.0 * replicate + (width or 1.0) + SHIFT.get(study, SHIFT["value"])
+    return {f"{study} | ATT (s)": value, f"{study} | share": value / 100}
 
 
 def _paper(points: list[dict]):
@@ -35,6 +36,7 @@ def _paper(points: list[dict]):
 def paper(monkeypatch):
     """Install a stand-in module for the paper name 'jones2005' (store's look-up)."""
     CALLS.clear()
+    SHIFT.clear()
     SHIFT["value"] = 0.0
 
     def install(points):
@@ -51,8 +53,8 @@ def _compute(folder, **options):
     )
 
 
-FIRST = [dict(kind="a", replicate=r) for r in range(3)]
-LATER = [dict(kind="b", replicate=r, width=2.0) for r in range(2)]
+FIRST = [dict(study="a", replicate=r) for r in range(3)]
+LATER = [dict(study="b", replicate=r, width=2.0) for r in range(2)]
 
 
 def test_only_the_missing_points_are_computed_and_the_rest_kept(paper, tmp_path):
@@ -64,8 +66,8 @@ def test_only_the_missing_points_are_computed_and_the_rest_kept(paper, tmp_path)
     CALLS.clear()
     _compute(tmp_path, command="second", missing_only=True)
     after = store.read_store("jones2005", tmp_path)
-    # the check recomputes the two cheapest stored points, then only the new ones run
-    assert [c["kind"] for c in CALLS] == ["a", "a", "b", "b"]
+    # the check recomputes the cheapest stored point of its one kind, then only the new run
+    assert [(c["study"], c["replicate"]) for c in CALLS] == [("a", 0), ("b", 0), ("b", 1)]
     assert len(after) == 10
     kept = after[after["item"].str.startswith("a |")].reset_index(drop=True)
     assert kept[["item", "replicate", "value"]].equals(before[["item", "replicate", "value"]])
@@ -109,6 +111,17 @@ def test_a_store_that_today_s_code_does_not_reproduce_is_refused(paper, tmp_path
     _compute(tmp_path)  # computing everything again is what it asks for
     again = store.read_store("jones2005", tmp_path)
     assert store.values(again, "a | ATT (s)")[0] == 1.0 + 1e-9
+
+
+def test_a_move_in_any_kind_of_run_is_refused_not_only_in_the_cheapest(paper, tmp_path):
+    """Kind b's runs cost more than kind a's; a move in b alone is found (issue 50: the
+    check recomputes the cheapest point of every kind, every item)."""
+    paper(FIRST + LATER)
+    _compute(tmp_path)
+    SHIFT["b"] = 1e-9
+    paper(FIRST + LATER + [dict(study="a", replicate=3)])
+    with pytest.raises(InvalidParameter, match=r"'b \| ATT \(s\)'.*2 item\(s\).*results moved"):
+        _compute(tmp_path, missing_only=True)
 
 
 def test_missing_only_without_a_store_computes_every_point(paper, tmp_path):
