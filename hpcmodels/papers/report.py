@@ -549,7 +549,9 @@ ENSEMBLE_RULE = (
     "share of its tolerance instead: its spread is the schedule's sensitivity, not "
     "sampling error). A claim that A beats B is judged on the paired "
     "differences A - B over the same replicates: it holds (`qualitative`) when their 95 % "
-    "confidence interval lies on the claimed side of zero (`hpcmodels.papers.ensemble`)."
+    "confidence interval lies on the claimed side of zero; it rests on at least 10 paired "
+    "replicates, or its reason says why fewer, with the measured cost "
+    "(`hpcmodels.papers.ensemble`)."
 )
 
 
