@@ -144,3 +144,15 @@ def test_store_readers_name_a_bad_store(bad):
     for reader in (jo.surface_runs, jo.surface_means, jo.baseline_means):
         with pytest.raises(InvalidParameter, match="store"):
             reader(bad)
+
+
+def test_the_cost_a_claim_row_gives_is_the_measured_sweep():
+    """GRID_COST (the reason the grid's other LSLTs keep 3 seeds) is computed from the
+    sweep that added the LSLT 100 % row's seeds, as its provenance recorded it."""
+    from hpcmodels.papers.jones2005.ensemble import GRID_COST, SWEEP_RUNS, SWEEP_SECONDS
+    from hpcmodels.papers.store import read_provenance
+
+    sweeps = read_provenance("jones2005")["sweeps"]
+    measured = [(s["points"], s["wall_seconds"]) for s in sweeps]
+    assert (SWEEP_RUNS, SWEEP_SECONDS) in measured, measured
+    assert "6,720 more runs, about 3.0 h" in GRID_COST

@@ -24,9 +24,10 @@ SURFACE_REPLICATES = 3
 # module and First-Fit, 135 points a seed) gets them, so the claims are judged there
 CLAIM_REPLICATES = 10
 CLAIM_LSLT = 1.0
-# the LSLT 100 % row's seeds 3-9 (945 runs) took SWEEP_SECONDS wall on 2 cores: the
+# the LSLT 100 % row's seeds 3-9 (945 runs) took SWEEP_SECONDS wall on 2 cores (the
+# store's provenance: reproduce --full 04 --missing-only at 91bd2e7, 2026-11-28); the
 # rest of the grid (the 8 other LSLTs, 960 runs a seed) at 10 seeds would take this long
-SWEEP_SECONDS, SWEEP_RUNS = 1.0, 945  # measured: see the store's provenance
+SWEEP_SECONDS, SWEEP_RUNS = 1522.2, 945
 _REST = (CLAIM_REPLICATES - SURFACE_REPLICATES) * (len(LSLTS) - 1) * len(BSBWS) * len(SURFACES)
 GRID_COST = (
     f"the grid's other LSLTs have {SURFACE_REPLICATES} seeds; {CLAIM_REPLICATES} there are "
