@@ -315,12 +315,23 @@ def surface_runs(store: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _grid_seeds(runs: pd.DataFrame) -> list[int]:
+    """The seeds of :func:`surface_runs` that cover the whole BSBW x LSLT grid
+    (:data:`SURFACE_REPLICATES`; the LSLT 100 % row's further seeds do not)."""
+    per_seed = runs.groupby("replicate").size()
+    return per_seed.index[per_seed == per_seed.max()].tolist()
+
+
 def surface_means(store: pd.DataFrame) -> pd.DataFrame:
-    """Figs. 14-21 at paper scale: the mean ATT over the stored seeds of each (module,
-    BSBW, LSLT) point, with its standard deviation and number of seeds; shaped like
-    :func:`surface_grid` (``label``, ``bsbw``, ``lslt``, ``att``), so
-    :func:`hpcmodels.plots.surface_panels` and :func:`cuts` take it."""
-    grouped = surface_runs(store).groupby(["label", "bsbw", "lslt"])["att"]
+    """Figs. 14-21 at paper scale: the mean ATT of each (module, BSBW, LSLT) point over
+    the seeds that cover the whole grid (:func:`_grid_seeds`), so that every point of a
+    surface and of a cut is a mean over the same seeds (the LSLT 100 % row's further
+    seeds serve its claims, :func:`ensemble_rows`), with its standard deviation and
+    number of seeds; shaped like :func:`surface_grid` (``label``, ``bsbw``, ``lslt``,
+    ``att``), so :func:`hpcmodels.plots.surface_panels` and :func:`cuts` take it."""
+    runs = surface_runs(store)
+    runs = runs[runs["replicate"].isin(_grid_seeds(runs))]
+    grouped = runs.groupby(["label", "bsbw", "lslt"])["att"]
     return grouped.agg(att="mean", att_sd="std", replicates="size").reset_index()
 
 
@@ -354,8 +365,7 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
     if runs.empty:
         return []
     att = runs.pivot_table(index=["replicate", "bsbw", "lslt"], columns="label", values="att")
-    per_seed = att.groupby(level="replicate").size()
-    whole = att.loc[per_seed.index[per_seed == per_seed.max()].tolist()]
+    whole = att.loc[_grid_seeds(runs)]
     row = att[att.index.get_level_values("lslt") == CLAIM_LSLT]
     mo = values(store, ensemble_key("baseline", "migration_only", "first_available", 0, 0))
     over = store.loc[store["item"].str.contains(LINK_OVER_LSLT, regex=False), "value"]
