@@ -27,7 +27,9 @@ fast C parser of pandas, or the line-by-line parser that reports or skips bad li
   an optional exponent (``12``, ``-1``, ``0.5``, ``.5``, ``5.``, ``1e3``, ``1.5E-07``).
   Nothing else: no quotes (``"100"`` is an error), ``nan``, ``inf``, ``true``, ``0x10``,
   ``1_000``, ``1,5`` or non-ASCII digits.
-* A value is -1 (unknown) or finite and >= 0 (``-0`` is read as 0). ``job`` and
+* A value is -1 (unknown) or finite and >= 0 (``-0`` is read as 0). -1 is a text whose
+  decimal value is exactly -1 (``-1``, ``-1.0``, ``-10e-1``); a negative number that only
+  rounds to -1.0 in a float64 (``-0.99999999999999999999``) is refused. ``job`` and
   ``preceding_job`` are job ids: whole numbers up to 2**53 - 1, the largest a float64
   holds exactly (an id written with a fraction too small for a float64, such as
   ``7.0000000000000001``, reads as the whole number it rounds to).
@@ -36,6 +38,7 @@ fast C parser of pandas, or the line-by-line parser that reports or skips bad li
 from __future__ import annotations
 
 import codecs
+import decimal
 import gzip
 import io
 import re
@@ -73,6 +76,9 @@ _NUMBER_TEXT = rb"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # 
 _NUMBER = re.compile(_NUMBER_TEXT)
 _JOB_LINE = re.compile(_NUMBER_TEXT + rb"(?:[ \t]+" + _NUMBER_TEXT + rb"){17}")
 _NUMBER_BYTES = b"0123456789eE.+- \t\r\n"  # all that job lines hold on the fast path
+# a negative number with 17 or more digits may round to -1.0 without being -1 (a text of
+# at most 16 significant digits that reads as -1.0 is exactly -1): the slow path decides
+_LONG_NEGATIVE = re.compile(rb"-[0-9.]{17}")
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -175,6 +181,8 @@ def _fast_parse(data: bytes) -> np.ndarray | None:
     body = _COMMENT.sub(b"", data) if b";" in data else data
     if body.translate(None, _NUMBER_BYTES):
         return None  # letters, quotes, other whitespace...: beyond the grammar of numbers
+    if _LONG_NEGATIVE.search(body):
+        return None  # perhaps a negative number that only rounds to -1 (_value)
     try:
         values = pd.read_csv(
             io.BytesIO(body), sep=r"\s+", header=None, dtype=float, engine="c", na_filter=False
@@ -193,11 +201,24 @@ def _job_part(line: bytes) -> bytes:
     return line.split(b";", 1)[0].strip(b" \t")
 
 
+_NOT_MINUS_ONE = -2.0
+"""What :func:`_value` reads for a negative number that rounds to -1.0 without being -1
+(``-0.99999999999999999999``): a value the rules refuse ("only -1 may be negative")."""
+
+
+def _value(field: bytes) -> float:
+    """A field's number; "unknown" only for a text that is exactly -1."""
+    value = float(field)
+    if value == -1 and decimal.Decimal(field.decode()) != -1:
+        return _NOT_MINUS_ONE
+    return value
+
+
 def _numbers(job: bytes, path: str, number: int) -> list[float]:
     """The 18 numbers of a job line (see :func:`_job_part`), or SWFError naming the field
     count or the first field that is not a number. Values are checked by the caller."""
     if _JOB_LINE.fullmatch(job):
-        return [float(field) for field in job.split()]
+        return [_value(field) for field in job.split()]
     fields = _BLANKS.split(job)
     texts = [field.decode("utf-8", errors="replace") for field in fields]
     if len(fields) < _N:

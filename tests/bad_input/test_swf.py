@@ -461,3 +461,25 @@ def test_fuzzed_real_log_lines(tmp_path, seed):
             assert err.value.field == bad[first]
     else:
         _assert_same_bits(read_swf(path), read)
+
+
+@pytest.mark.parametrize(
+    "text", ["-0.99999999999999999999", "-1.00000000000000001", "-99999999999999999999e-20"]
+)
+def test_a_negative_number_that_only_rounds_to_minus_one_is_not_unknown(tmp_path, text):
+    """Issue 51 (from round two): ``-0.99999999999999999999`` reads as -1.0 in a float64,
+    but it is not the "unknown" marker -1: a negative value, refused like any other."""
+    path = _write(tmp_path / "x.swf", [HEADER, ROW, _row(submit=text)])
+    with pytest.raises(SWFError, match=r"only -1 may be negative") as err:
+        read_swf(path)
+    assert err.value.line_number == 3 and "submit" in str(err.value) and text in str(err.value)
+    skipped = read_swf(path, on_error="skip")
+    assert skipped.attrs["skipped_lines"] == [3] and len(skipped) == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["-1", "-1.0", "-1.", "-10e-1", "-0000000000000000001", "-1.00000000000000000000"]
+)
+def test_every_spelling_of_minus_one_is_unknown(tmp_path, text):
+    frame = read_swf(_write(tmp_path / "x.swf", [HEADER, _row(submit=text)]))
+    assert len(frame) == 1 and np.isnan(frame["submit"].iloc[0])
