@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import LogNotAvailable, UnknownLogError
+from ..errors import InvalidType, LogNotAvailable, UnknownLogError
 from .swf import read_swf
 
 __all__ = [
@@ -121,6 +121,11 @@ def catalogue() -> pd.DataFrame:
 
 
 def _entry(name: str) -> ArchiveLog:
+    if not isinstance(name, str):
+        raise InvalidType(
+            f"name must be a log's name (a string; the catalogue has: {', '.join(CATALOGUE)}), "
+            f"got {type(name).__name__}"
+        )
     key = name.removesuffix(".gz").removesuffix(".swf")
     if key not in CATALOGUE:
         raise UnknownLogError(f"unknown log {name!r}; the catalogue has: {', '.join(CATALOGUE)}")

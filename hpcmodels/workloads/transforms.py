@@ -111,6 +111,10 @@ def merge_logs(frames: Sequence[pd.DataFrame], *, align: bool = True) -> pd.Data
     if align and any(s is None for s in starts):
         missing = [i for i, s in enumerate(starts) if s is None]
         raise InvalidParameter(f"logs {missing} have no UnixStartTime header; pass align=False")
+    if align:
+        starts = [
+            check_real(f"frames[{i}].attrs['UnixStartTime']", s) for i, s in enumerate(starts)
+        ]
     origin = min(starts) if align else 0
     parts = []
     for site, (frame, start) in enumerate(zip(frames, starts, strict=True)):

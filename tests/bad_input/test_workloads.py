@@ -202,3 +202,38 @@ def test_unknown_log_is_a_value_error_and_a_key_error_listing_the_catalogue(env,
     assert "NOPE-2000" in message and not message.startswith('"')
     for name in archive.CATALOGUE:
         assert name in message
+
+
+@pytest.mark.parametrize("name", [None, 3, b"SDSC-SP2-1998-4.2-cln", ["SDSC-SP2-1998-4.2-cln"]])
+@pytest.mark.parametrize(
+    "call",
+    [archive.load_archive_log, archive.archive_log_path, archive.find_archive_log,
+     archive.is_available],
+)  # fmt: skip
+def test_a_log_name_that_is_no_string_is_a_type_error_listing_the_catalogue(env, call, name):
+    """Issue 51 (left from round two): load_archive_log(None) raised AttributeError."""
+    from hpcmodels.errors import InvalidType
+
+    with pytest.raises(InvalidType, match="name must be a log's name") as info:
+        call(name)
+    assert isinstance(info.value, TypeError) and "SDSC-SP2-1998-4.2-cln" in str(info.value)
+
+
+# --- 6. merging logs ---------------------------------------------------------------------
+@pytest.mark.parametrize("start", ["abc", "1e9", None, float("nan"), float("inf"), True, [1]])
+def test_merge_logs_refuses_a_unix_start_time_that_is_no_number(start):
+    """Issue 51 (left from round two): a non-numeric UnixStartTime raised a TypeError
+    from deep inside (comparing an int with a str)."""
+    import pandas as pd
+
+    from hpcmodels.errors import InvalidParameter
+    from hpcmodels.workloads.transforms import merge_logs
+
+    good = pd.DataFrame({"submit": [0.0, 10.0]})
+    good.attrs["UnixStartTime"] = 5
+    bad = pd.DataFrame({"submit": [0.0, 1.0]})
+    bad.attrs["UnixStartTime"] = start
+    field = "UnixStartTime" if start is None else "frames[1].attrs['UnixStartTime']"
+    with pytest.raises(InvalidParameter, match=re.escape(field)):
+        merge_logs([good, bad])
+    assert len(merge_logs([good, bad], align=False)) == 4  # not aligned: the header unused
