@@ -84,12 +84,23 @@ def _kind(value) -> str:
     return type(value).__name__
 
 
+SET_BY_REPRODUCE = ("results_dir", "figures_dir")
+"""Notebook parameters ``reproduce`` sets itself (where a run writes): not ``-p`` names."""
+
+
 def check_parameters(notebooks: list[Path], parameters: dict) -> None:
     """Every ``-p`` name is a parameter of every selected notebook (its ``parameters``
     cell), and its value has the kind of that parameter's default (int, number, bool,
     str, sequence; an int is accepted for a number): a clear error before anything runs."""
     import papermill
 
+    for name in parameters:
+        if name in SET_BY_REPRODUCE:
+            raise SystemExit(
+                f"-p {name}: reproduce sets it (build/ for the default run, a folder of its "
+                f"own under build/runs/ for a run with -p), so that the committed figures "
+                f"and results stay as they are; run the notebook with papermill to choose it"
+            )
     for nb in notebooks:
         declared = papermill.inspect_notebook(str(nb))
         for name, value in parameters.items():
@@ -507,6 +518,17 @@ def main(argv: list[str] | None = None) -> int:
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")
     sub.add_parser("site", help="a static offline site of the stored notebooks in build/site")
     args = parser.parse_args(argv)
+    from .errors import HpcmodelsError
+
+    try:
+        return _run(args)
+    except HpcmodelsError as err:  # an expected condition: one sentence, no traceback
+        print(f"python -m hpcmodels {args.command}: {err}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The chosen subcommand (:func:`main` parsed its arguments)."""
     if args.command in ("reproduce", "report", "site"):
         check_build(BUILD)
     if args.command == "reproduce":

@@ -217,6 +217,8 @@ def test_the_report_names_the_log_a_section_read(tmp_path, monkeypatch):
         (["reproduce", "0"], "no notebook matches '0'"),
         (["reproduce", "00"], "no notebook matches '00'"),
         (["reproduce", "04", "--missing-only"], "--missing-only goes with --full"),
+        (["reproduce", "03", "-p", "results_dir", "/tmp/x"], "-p results_dir: reproduce sets it"),
+        (["reproduce", "-p", "figures_dir", "figs"], "-p figures_dir: reproduce sets it"),
         (["verify", "99"], "no notebook matches '99'"),
         (["verify", "05", "--sample", "0"], "--sample must be a finite number > 0 and <= 1, got 0.0"),
         (["verify", "05", "--sample", "nan"], "--sample"),
@@ -257,6 +259,26 @@ def test_verify_prints_a_drifted_value_and_exits_non_zero(tmp_path, monkeypatch,
     assert "1 drifted" in out and changed.loc[4, "item"] in out
     for value in (changed.loc[4, "value"], two.loc[4, "value"]):  # stored, then recomputed
         assert f"{value:.17g}" in out
+
+
+def test_an_expected_condition_is_one_sentence_and_a_non_zero_exit(monkeypatch, capsys):
+    """Issue 51: a store that today's code no longer reproduces under --missing-only (an
+    HpcmodelsError, like every expected condition) printed a traceback; now one line on
+    stderr naming the command, and exit code 2, before any notebook runs."""
+    from hpcmodels.errors import InvalidParameter
+    from hpcmodels.papers import store
+
+    def moved(paper, **kw):
+        raise InvalidParameter(f"{paper}: results moved, so compute the whole store again")
+
+    monkeypatch.setattr(store, "compute_store", moved)
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("ran"))
+    assert cli.main(["reproduce", "--full", "05", "--missing-only"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "python -m hpcmodels reproduce: filippopoulos: results moved, so compute the whole "
+        "store again\n"
+    )
 
 
 def test_importing_the_entry_module_runs_nothing(monkeypatch):
