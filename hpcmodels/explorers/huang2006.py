@@ -42,6 +42,10 @@ WORDS = {  # the engine's policy names, as a student reads them
 }  # fmt: skip
 
 
+HUANG_HEURISTICS = ("fixed_order", "larger_first", "smaller_first")
+"""The co-allocation heuristics whose co-allocated jobs run ``slowdown`` times slower."""
+
+
 def _choices(names) -> list[tuple[str, str]]:
     return [(WORDS.get(n, n), n) for n in names]
 
@@ -66,7 +70,9 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     """Two scheduling configurations side by side on the same jobs: load factor, slowdown
     ratio and (selection, allocation, co-allocation) for each; the metrics and the
     waiting-time distributions recompute on every change (one simulation takes well
-    under a second on the SDSC SP2 log)."""
+    under a second on the SDSC SP2 log). The slowdown ratio reaches the runs whose
+    co-allocation is one of Huang's heuristics (the other runs have nothing it could
+    slow down)."""
     if reason := missing_of(jobs):  # the log is missing: say so where the explorer would be
         return w.VBox([w.HTML(f"<b>Explorer not run</b>: {html.escape(reason)}")])
     base = jobs[["submit", "runtime", "procs"]]
@@ -97,9 +103,11 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
             results, rows, printed, ours = {}, {}, [], []
             for name, (sel, alloc, coal) in (("A", a), ("B", b)):
                 coalloc = None if coal.value == "none" else coal.value
+                # the slowdown ratio applies to Huang's heuristics' co-allocated jobs only
+                cost = dict(slowdown=sd.value) if coalloc in HUANG_HEURISTICS else {}
                 try:
                     r = simulate(scaled, clusters, sel.value, alloc.value, coallocation=coalloc,
-                                 slowdown=sd.value)  # fmt: skip
+                                 **cost)  # fmt: skip
                 except ValueError as err:
                     print(f"configuration {name}: {err}")
                     return

@@ -162,7 +162,8 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
             att = {}
             bar.value = 0
             for name, allocation in shih2013.METHODS.items():
-                att[name] = simulate(jobs, clusters, "fcfs", allocation, tla=opts).metrics["att"]
+                knobs = opts if allocation == "tla" else None  # TLA's knobs: TLA's alone
+                att[name] = simulate(jobs, clusters, "fcfs", allocation, tla=knobs).metrics["att"]
                 bar.value += 1
             table = pd.Series(att, name="average turnaround (s)").to_frame()
             best = min(att["BF"], att["FF"], att["AI2"])

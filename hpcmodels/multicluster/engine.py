@@ -426,17 +426,21 @@ def simulate(
     ``estimate`` column (default: the runtime) feeds the backfilling policies.
     ``coallocation`` (``"fixed_order"``, ``"larger_first"``, ``"smaller_first"``) lets a
     job that fits no single cluster run across sites, ``slowdown`` times slower (Huang
-    2006). A job wider than every cluster (than all of them together, with co-allocation)
-    is an error, or with ``drop_too_wide=True`` is left out and counted in
-    ``metrics["dropped"]``; when every job is left out the result is empty (no rows
-    scheduled, metrics NaN). With a bandwidth-aware module (``coallocation="a1"`` ...
+    2006; a ``slowdown`` other than 1 without one of these three heuristics is refused,
+    since nothing would read it). A job wider than every cluster (than all of them
+    together, with co-allocation) is an error, or with ``drop_too_wide=True`` is left
+    out and counted in ``metrics["dropped"]``; when every job is left out the result is
+    empty (no rows scheduled, metrics NaN). With a bandwidth-aware module (``coallocation="a1"`` ...
     ``"b4"``, Jones 2005) so is a job wider than every cluster that the module cannot
     split even on the idle system (every node free, no link load: its best state, see
     :func:`idle_unplaceable`), since it could never start; so every job kept starts.
     ``tla`` sets TLA's knobs (:class:`.lookahead.TLA`; default: every waiting job
-    simulated, allocation depth 1, fastest first inside, ATT); with
-    ``allocation="tla"`` the counters report its activations and decision changes
-    against simulation depth 1. ``rate_model=(rate_code, params)`` plugs in a model of running
+    simulated, allocation depth 1, fastest first inside, ATT) and is refused with any
+    allocation but ``"tla"``; with ``allocation="tla"`` the counters report its
+    activations and decision changes against simulation depth 1. ``network`` (Jones
+    2005's links) applies to a bandwidth-aware module, or, when dynamic, to a Huang
+    heuristic's co-allocated jobs; elsewhere (no co-allocation, or a static network with
+    a Huang heuristic) it is refused. ``rate_model=(rate_code, params)`` plugs in a model of running
     jobs' progress rates (see :mod:`hpcmodels.multicluster.rates`). ``debug=True``
     asserts the engine's invariants as it runs.
 
@@ -537,6 +541,7 @@ def _prepare(
         if rate_model is not None:
             raise InvalidParameter("a dynamic network is a rate model: do not pass rate_model too")
         rate_code = BANDWIDTH
+    _check_applies(coallocation, coal, allocation, alloc, slowdown, tla, network)
     cap, speed = cluster_arrays(clusters)
     data = _as_jobs(jobs)
     with np.errstate(over="ignore"):
@@ -600,6 +605,49 @@ def _prepare(
         return Result(out, metrics, clusters, empty)
     state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network)
     return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), clusters)
+
+
+def _check_applies(
+    coallocation: str | None,
+    coal: int,
+    allocation: str,
+    alloc: int,
+    slowdown: float,
+    tla: TLAOptions | None,
+    network: Network | None,
+) -> None:
+    """A knob given where nothing reads it is an :class:`InvalidParameter` naming it and
+    saying when it applies (the defaults ``slowdown=1.0``, ``tla=None`` and
+    ``network=None`` always pass): ``slowdown`` with a Huang heuristic only, ``tla`` with
+    ``allocation="tla"`` only, ``network`` with a bandwidth-aware module or, dynamic,
+    with a Huang heuristic."""
+    huang = 0 < coal < A1
+    if slowdown != 1.0 and not huang:
+        raise InvalidParameter(
+            f"slowdown = {slowdown!r} applies only to jobs co-allocated by a Huang heuristic "
+            f"(coallocation='fixed_order', 'larger_first' or 'smaller_first'), got "
+            f"coallocation={coallocation!r}"
+            + (
+                ": a bandwidth-aware module's co-allocated jobs pay on the network's links"
+                if coal >= A1
+                else ""
+            )
+        )
+    if tla is not None and alloc != TLA:
+        raise InvalidParameter(
+            f"tla (TLA's knobs) applies only with allocation='tla', got allocation={allocation!r}"
+        )
+    if network is not None and not (coal >= A1 or (huang and network.dynamic)):
+        needs = (
+            "a dynamic network (Network(dynamic=True)) to slow its co-allocated jobs down"
+            if huang
+            else "co-allocation"
+        )
+        raise InvalidParameter(
+            f"network applies only with a bandwidth-aware module (coallocation='a1' ... 'b4') "
+            f"or a Huang heuristic on a dynamic network; coallocation={coallocation!r} needs "
+            f"{needs}: pass network=None"
+        )
 
 
 def _finish(run: _Run) -> Result:

@@ -35,7 +35,8 @@ def configuration_point(
     """One run of :func:`run_configurations` (a sweep point): ``method`` (a key of
     :data:`METHODS`) on workload ``wid`` (first ``n_jobs`` jobs, None: all) at the
     named ``load`` on speed vector ``vector`` of ``n_vectors`` at heterogeneity ``sh``,
-    FCFS, TLA's knobs ``tla``."""
+    FCFS, TLA's knobs ``tla`` (method ``"TLA"`` only; another method with knobs is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming ``tla``)."""
     jobs = _jobs(wid, load, n_jobs, seed)
     w = _spec(wid)
     speeds = speed_vectors(w.clusters, sh, n_vectors, seed=seed)[vector]
@@ -72,10 +73,12 @@ def run_configurations(
     """Every (workload, load, SH, speed vector, method) run of Section 4: FCFS, single
     site, the four methods of :data:`METHODS`; SH = 0 has one vector (all speeds 1).
     ``n_jobs``: jobs used (None: the whole trace, or 50,000 for the models), or a dict
-    per workload. A workload whose log is missing gives one row per configuration with
-    ``missing`` naming the log (and no method). Columns: wid, load, sh, vector, method,
-    att, utilization, mean_queue_length, tla_activations, tla_changes, seconds,
-    missing, jobs, whole, vectors. The runs are points of :func:`hpcmodels.sweep.sweep`
+    per workload; ``tla``: TLA's knobs (a :class:`~hpcmodels.multicluster.TLAOptions`),
+    given to the TLA runs only. A workload whose log is missing gives one row per
+    configuration with ``missing`` naming the log (and no method). Columns: wid, load,
+    sh, vector, method, att, utilization, mean_queue_length, tla_activations,
+    tla_changes, seconds, missing, jobs, whole, vectors. The runs are points of
+    :func:`hpcmodels.sweep.sweep`
     (:func:`configuration_point`; ``cache``: a folder keeping finished runs, ``client``:
     where they run, as there)."""
     for wid in wids:
@@ -100,7 +103,7 @@ def run_configurations(
             method=method,
             n_vectors=n_vectors,
             n_jobs=sizes[wid],
-            tla=tla,
+            tla=tla if METHODS[method] == "tla" else None,  # TLA's knobs: TLA's runs only
             seed=seed,
         )
         for wid, load, sh, v in plan

@@ -32,8 +32,9 @@ def study_point(
 ) -> dict:
     """One run of the Section 5 studies (a sweep point): ``method`` (a key of
     :data:`METHODS`) on workload ``wid`` at the named ``load``, SH = 0, FCFS, TLA's
-    knobs ``tla``; ``factor``: estimates drawn from the f-model (Eqs. 7-8) with that
-    inaccuracy factor (None: the log's own). Returns ATT, TLA's activations and its
+    knobs ``tla`` (method ``"TLA"`` only, else an InvalidParameter naming ``tla``);
+    ``factor``: estimates drawn from the f-model (Eqs. 7-8) with that inaccuracy factor
+    (None: the log's own). Returns ATT, TLA's activations and its
     decision changes against depth 1 (None for the other methods)."""
     jobs = _jobs(wid, load, n_jobs, seed)
     if factor is not None:
