@@ -202,6 +202,12 @@ def _plan(
 ) -> dict:
     if not isinstance(strategy, str) or strategy not in STRATEGIES:
         raise InvalidParameter(f"unknown strategy {strategy!r}; choose one of {list(STRATEGIES)}")
+    if penalty is not None and strategy != "fixed_penalty":
+        raise InvalidParameter(
+            f"penalty = {penalty!r} applies only to strategy 'fixed_penalty' (co-allocated "
+            f"jobs run penalty times longer); strategy {strategy!r} would ignore it: pass "
+            "penalty=None"
+        )
     if strategy == "no_share":
         return dict(allocation="local_only")
     if strategy == "migration_only":
@@ -287,8 +293,10 @@ def run_point(
 
     ``setup`` is a :class:`Setup` (else :class:`~hpcmodels.errors.InvalidType`);
     ``bsbw`` and ``lslt`` finite numbers >= 0 and ``chunk`` one in [0, 1], checked for
-    every strategy (they are echoed in the row); ``penalty`` a finite number >= 1 (for
-    ``fixed_penalty``); ``seed`` a whole number >= 0; ``debug`` a bool."""
+    every strategy (they are echoed in the row); ``penalty`` a finite number >= 1 for
+    ``fixed_penalty``, which needs it, and None for every other strategy (a penalty
+    there would be ignored: an :class:`~hpcmodels.errors.InvalidParameter` naming
+    ``penalty``); ``seed`` a whole number >= 0; ``debug`` a bool."""
     bsbw, lslt, chunk, seed, debug, plan = _checked(
         strategy, setup, bsbw, lslt, chunk, penalty, selection, seed, debug
     )

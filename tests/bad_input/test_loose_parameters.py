@@ -9,10 +9,13 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from hpcmodels.bandwidth import Network
+from hpcmodels.bandwidth import Network, run_point
+from hpcmodels.bandwidth.experiment import Setup, att_gap
 from hpcmodels.errors import InvalidParameter, InvalidType
 from hpcmodels.explorers import policy_explorer
 from hpcmodels.multicluster import Cluster, TLAOptions, simulate
+from hpcmodels.papers.across import methods as across_methods
+from hpcmodels.papers.across.ground import ground_clusters
 
 REFUSED = (InvalidParameter, InvalidType)
 CLUSTERS = [Cluster("a", 4), Cluster("b", 4)]
@@ -83,3 +86,51 @@ def test_the_huang_explorer_passes_its_slowdown_only_to_huang_heuristics(capsys)
     shown = capsys.readouterr().out
     assert "configuration A:" not in shown and "configuration B:" not in shown
     assert "Styler" in shown  # both runs went through: their table is shown
+
+
+# ---------------------------------------------------------------- Jones's and 06's points
+
+SMALL = Setup(clusters=2, nodes=20, jobs_per_cluster=300, min_nodes=5, max_nodes=18)
+
+
+@pytest.mark.parametrize("strategy", ["a1", "b3", "first_fit", "ideal", "migration_only"])
+def test_a_jones_point_refuses_a_penalty_it_would_ignore(strategy):
+    with pytest.raises(InvalidParameter, match="penalty"):
+        run_point(strategy, SMALL, penalty=1.5)
+    with pytest.raises(InvalidParameter, match="penalty"):
+        att_gap(strategy, SMALL, 1e9, penalty=1.2)
+
+
+def test_the_fixed_penalty_point_reads_its_penalty():
+    row = run_point("fixed_penalty", SMALL, penalty=1.5)
+    assert row["coallocated"] > 0 and row["penalty"] == pytest.approx(1.5)
+    assert run_point("a1", SMALL, penalty=None)["strategy"] == "a1"
+
+
+CROSS = pd.DataFrame(
+    {"submit": [0.0, 1.0, 2.0], "runtime": [50.0, 50.0, 5.0], "procs": [100, 200, 4]}
+).assign(origin=[0, 1, 2])
+
+
+@pytest.mark.parametrize(
+    ("method", "kw"),
+    [
+        ("TLA", dict(slowdown=2.0)),  # never co-allocates
+        ("Migration Only", dict(links=None, slowdown=2.0)),
+        ("ORT, round robin", dict(links=None, slowdown=2.0)),  # a dispatcher
+        ("Fixed Order", dict(slowdown=2.0)),  # its jobs pay on the (default) links
+        ("Jones First-Fit", dict(slowdown=3.0)),
+    ],
+)
+def test_an_across_method_refuses_a_slowdown_it_would_ignore(method, kw):
+    with pytest.raises(InvalidParameter, match="slowdown"):
+        across_methods.run_method(method, CROSS, ground_clusters(0, 0), **kw)
+
+
+def test_an_across_method_reads_the_slowdown_where_it_co_allocates_without_links():
+    clusters = ground_clusters(0, 0)
+    fixed = across_methods.run_method("Fixed Order", CROSS, clusters, links=None, slowdown=2.0)
+    plain = across_methods.run_method("Fixed Order", CROSS, clusters, links=None)
+    assert fixed["coallocated"] > 0 and fixed["att"] > plain["att"]
+    wide = across_methods.Links(bsbw=50.0)
+    assert across_methods.run_method("B1", CROSS, clusters, links=wide)["coallocated"] > 0

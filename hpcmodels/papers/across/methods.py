@@ -149,9 +149,14 @@ def run_method(
     (:data:`SELECTIONS`; the integrated approach keeps its own smallest-first order);
     ``seed`` seeds random fit and random dispatch. A co-allocated job pays on ``links``
     (:class:`Links`) or, with ``links=None``, runs ``slowdown`` times longer (Huang's
-    ratio). Returns the metrics of :data:`METRICS`, the utilization, the share of jobs
-    co-allocated and ``seconds_per_job``: the run's wall time per job, what the
-    method's decisions cost (a dispatcher's includes computing its fractions)."""
+    ratio): a ``slowdown`` other than 1 for a method that does not co-allocate, or
+    beside links, would not be read and is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming it. ``links`` is part of the
+    setting of every method (:func:`.compare.ground_point` runs them all on the same
+    links); only the co-allocating methods read it. Returns the metrics of
+    :data:`METRICS`, the utilization, the share of jobs co-allocated and
+    ``seconds_per_job``: the run's wall time per job, what the method's decisions cost
+    (a dispatcher's includes computing its fractions)."""
     method = METHODS[check_choice("method", name, list(METHODS))]
     policy = SELECTIONS[check_choice("selection", selection, list(SELECTIONS))]
     seed = check_int("seed", seed, minimum=0)
@@ -160,6 +165,13 @@ def run_method(
         raise InvalidParameter(f"links must be a Links or None, got {type(links).__name__}")
     if links is None and method.reads_links:
         raise InvalidParameter(f"method {name!r} reads the links' loads: pass links=Links(...)")
+    coallocates = method.kind == "allocator" and method.coallocation is not None
+    if slowdown != 1.0 and not (coallocates and links is None):
+        why = "with links=None" if coallocates else "to a method that co-allocates"
+        raise InvalidParameter(
+            f"slowdown = {slowdown!r} (Huang's fixed ratio for co-allocated jobs) applies "
+            f"only {why}; method {name!r} would ignore it"
+        )
     start = time.perf_counter()
     if method.kind == "allocator":
         cost = {}

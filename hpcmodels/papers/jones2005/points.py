@@ -40,8 +40,9 @@ def strategy_point(
     selection: str,
     seed: int,
 ) -> dict:
-    """:func:`run_point` as a sweep point (``fixed_penalty``: its ``penalty=``; the
-    result's ``penalty`` is the measured one): the results :data:`RUN_RESULTS`."""
+    """:func:`run_point` as a sweep point (``fixed_penalty``: its ``penalty=``, None for
+    every strategy but ``"fixed_penalty"``; the result's ``penalty`` is the measured
+    one): the results :data:`RUN_RESULTS`."""
     r = run_point(
         strategy,
         setup,
