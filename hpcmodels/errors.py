@@ -7,15 +7,18 @@ a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``.
 
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
 ``InvalidParameter`` naming it and its value; ``check_bool`` a flag, ``check_choice`` a
-name from a fixed set, ``check_array`` an array of numbers and ``check_frame`` a table's
-type and columns. ``reworded`` gives a caught error a caller's message and keeps its
-class (an ``InvalidType`` stays an ``InvalidType``).
+name from a fixed set, ``check_array`` an array of numbers, ``check_frame`` a table's
+type and columns and ``check_path`` a file or folder name. ``reworded`` gives a caught
+error a caller's message and keeps its class (an ``InvalidType`` stays an
+``InvalidType``).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import os
+from pathlib import Path
 
 __all__ = [
     "HpcmodelsError",
@@ -30,6 +33,7 @@ __all__ = [
     "check_choice",
     "check_frame",
     "check_int",
+    "check_path",
     "check_real",
     "reworded",
 ]
@@ -149,6 +153,37 @@ def check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise InvalidType(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def check_path(
+    name: str, value: object, *, folder: bool = True, optional: bool = False
+) -> Path | None:
+    """``value`` as a :class:`~pathlib.Path`, if it names a file or folder: a non-empty
+    ``str`` or an ``os.PathLike`` (a ``pathlib.Path``) whose text is a non-empty
+    ``str``. With ``optional``, ``None`` is accepted and returned (keep nothing, or the
+    caller's default). Rejected with :class:`InvalidType` naming ``name``: ``None``
+    (unless optional), a bool, a number, bytes or any other object; with
+    :class:`InvalidParameter`: ``""`` (which ``Path`` would read as the current
+    folder), a name holding a NUL character, and a name where something of the other
+    kind already exists (a file where a folder is wanted, with ``folder=True``; a
+    folder where a file is wanted, with ``folder=False``)."""
+    kind = "folder" if folder else "file"
+    if value is None and optional:
+        return None
+    text = os.fspath(value) if isinstance(value, str | os.PathLike) else None
+    if not isinstance(text, str):
+        also = " or None" if optional else ""
+        raise InvalidType(
+            f"{name} must be a {kind} name (a str or pathlib.Path){also}, got {value!r}"
+        )
+    if not text or "\0" in text:
+        raise InvalidParameter(f"{name} must be a non-empty {kind} name, got {value!r}")
+    path = Path(text)
+    if folder and path.exists() and not path.is_dir():
+        raise InvalidParameter(f"{name} must be a folder, got {value!r}: a file is there")
+    if not folder and path.is_dir():
+        raise InvalidParameter(f"{name} must be a file name, got {value!r}: a folder is there")
+    return path
 
 
 def check_choice(name: str, value: object, options) -> str:

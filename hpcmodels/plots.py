@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from .errors import InvalidParameter, InvalidType, check_frame
+from .errors import InvalidParameter, InvalidType, check_frame, check_path
 
 __all__ = [
     "use_style",
@@ -139,8 +139,10 @@ def show(fig: plt.Figure) -> None:
 
 
 def save(fig: plt.Figure, name: str, figures_dir: str | Path) -> Path:
-    """Save ``fig`` as ``<figures_dir>/<name>.png`` (150 dpi) and return the path."""
-    out = Path(figures_dir)
+    """Save ``fig`` as ``<figures_dir>/<name>.png`` (150 dpi) and return the path.
+    ``figures_dir`` is a non-empty ``str`` or ``os.PathLike`` naming a folder (``""``, a
+    bool or None is an :class:`~hpcmodels.errors.InvalidParameter` naming it)."""
+    out = check_path("figures_dir", figures_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.png"
     fig.savefig(path, dpi=150, bbox_inches="tight", metadata={"Software": None})

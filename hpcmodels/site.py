@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .errors import check_path
+
 __all__ = ["stage", "build_site"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,8 +56,10 @@ def _report(build: Path, target: Path) -> None:
 
 def stage(folder: Path, build: Path | None = None) -> Path:
     """Stage every page of the site in ``folder`` (emptied first); ``build``: where the
-    report is read (default ``build/``)."""
-    build = Path(build) if build else ROOT / "build"
+    report is read (``None``: ``build/``); both are non-empty folder names
+    (:func:`~hpcmodels.errors.check_path`)."""
+    folder = check_path("folder", folder)
+    build = check_path("build", build, optional=True) or ROOT / "build"
     if folder.exists():
         shutil.rmtree(folder)
     shutil.copytree(ROOT / "docs" / "site", folder)
@@ -71,9 +75,11 @@ def stage(folder: Path, build: Path | None = None) -> Path:
 
 def build_site(out: Path | None = None, *, build: Path | None = None, quiet: bool = True) -> Path:
     """Stage the pages and build the HTML site in ``out`` (default ``build/site``);
-    returns the front page. Sphinx's failure exits with its message."""
-    build = Path(build) if build else ROOT / "build"
-    out = Path(out) if out else build / "site"
+    returns the front page. Sphinx's failure exits with its message. ``out`` and
+    ``build`` are None (the defaults) or non-empty folder names: ``""`` is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming it, not the default."""
+    build = check_path("build", build, optional=True) or ROOT / "build"
+    out = check_path("out", out, optional=True) or build / "site"
     source = stage(build / "site-src", build)
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-j", "auto", str(source), str(out)]
     done = subprocess.run(command + (["-q"] if quiet else []), capture_output=quiet, text=True)

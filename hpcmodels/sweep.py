@@ -24,7 +24,10 @@ or script it lives in), the point's parameters and the package version (with a
 fingerprint of the package's source files, so edited code never reuses old points). A
 ``func`` whose source cannot be read is not cached (an error says so). A rerun reads the
 points it has and computes only the others, so an interrupted sweep resumes where it
-stopped; failed points are not cached. ``cache=None`` keeps nothing.
+stopped; failed points are not cached. ``cache=None`` keeps nothing; otherwise
+``cache`` is a non-empty ``str`` or ``os.PathLike`` naming a folder (created when
+missing): ``""``, which would be the current folder, a bool, a number or another
+object is an :class:`~hpcmodels.errors.InvalidParameter` naming ``cache``.
 
 Parameters are hashed from a typed canonical form (numbers, strings, sequences,
 mappings, NumPy arrays, dataclasses and enums): ``inf`` and ``"inf"``, ``{1: x}`` and
@@ -61,9 +64,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InvalidParameter, InvalidType
+from .errors import InvalidParameter, InvalidType, check_path
 
 __all__ = [
+    "cache_folder",
     "sweep",
     "sweep_results",
     "raise_failures",
@@ -232,6 +236,16 @@ def run_point(func: Callable, point: dict) -> dict:
 # ------------------------------------------------------------------ the cache
 
 
+def cache_folder(cache: object) -> Path | None:
+    """The sweep cache's folder: ``None`` for ``cache=None`` (keep nothing), else
+    ``cache`` as a :class:`~pathlib.Path` if it is a non-empty ``str`` or
+    ``os.PathLike``; ``""`` (the current folder, by accident), a bool, a number, bytes
+    or another object, or a file where the folder should be, is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming ``cache``
+    (:func:`~hpcmodels.errors.check_path`)."""
+    return check_path("cache", cache, optional=True)
+
+
 def _cache_path(cache: Path, key: str) -> Path:
     return cache / key[:2] / f"{key}.parquet"
 
@@ -379,11 +393,12 @@ def sweep(
     desc: str | None = None,
 ) -> pd.DataFrame:
     """Call ``func(**point)`` for every point of ``grid``; one row per point, in grid
-    order: the grid's columns, the result columns and ``error`` (module docstring)."""
+    order: the grid's columns, the result columns and ``error`` (module docstring).
+    ``cache``: None or a folder (:func:`cache_folder`)."""
+    cache_dir = cache_folder(cache)
     points = _points(grid)
     name = _qualified_name(func)
     keys = [point_key(func, p) for p in points]
-    cache_dir = None if cache is None else Path(cache)
     if cache_dir is not None and code_fingerprint(func) is None:
         raise InvalidParameter(
             f"cannot cache {name}: its source code cannot be read, so an "
@@ -462,7 +477,8 @@ def sweep_results(
     """The results of ``sweep(func, grid, **options)``, one dict per point in grid order
     without the grid's columns, for builders whose frames must be whole: a failed point
     raises (:func:`raise_failures`, naming ``func`` and ``what``, by default the sweep's
-    ``desc``)."""
+    ``desc``). ``cache`` is checked as :func:`sweep` checks it, even for an empty grid."""
+    cache_folder(options.get("cache"))
     if not grid:
         return []
     frame = sweep(func, grid, **options)

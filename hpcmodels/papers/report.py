@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InvalidParameter, check_frame
+from ..errors import InvalidParameter, check_frame, check_path
 
 __all__ = [
     "VERDICTS",
@@ -340,7 +340,9 @@ class Collector:
         return pd.DataFrame(self.rows, columns=COLUMNS)
 
     def save(self, results_dir: str | Path) -> Path:
-        out = Path(results_dir)
+        """Write the rows as ``<results_dir>/<paper>.csv`` (``results_dir``: a non-empty
+        folder name, :func:`~hpcmodels.errors.check_path`) and return its path."""
+        out = check_path("results_dir", results_dir)
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{self.paper}.csv"
         frame = self.frame()
@@ -437,7 +439,7 @@ def save_findings(findings: pd.DataFrame, results_dir: str | Path, name: str = "
     """Save notebook 06's findings (:func:`hpcmodels.papers.across.findings.carried_claims`)
     as ``<results_dir>/<name>.findings.csv``, for the report's "Across papers" section."""
     check_frame("findings", findings, FINDING_COLUMNS)
-    out = Path(results_dir)
+    out = check_path("results_dir", results_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}{FINDINGS_SUFFIX}"
     findings[FINDING_COLUMNS].to_csv(path, index=False)
@@ -569,12 +571,16 @@ def write_report(
     summary (paper x verdict counts at both scales, linked to each section, notebook and
     figures), the tolerance policy, then one section per paper. Each row shows the quick
     run beside the paper scale, judged on the paper's store in ``store_dir`` (default:
-    the repository's ``results/``; :mod:`hpcmodels.papers.store`)."""
+    the repository's ``results/``; :mod:`hpcmodels.papers.store`). The folders and the
+    report's file name are non-empty ``str`` or ``os.PathLike`` (``store_dir`` may be
+    None), else an :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""
     from .store import PAPERS, beside, paper_scale, read_provenance
 
-    report = Path(report_path)
+    results_dir = check_path("results_dir", results_dir)
+    report = check_path("report_path", report_path, folder=False)
+    store_dir = check_path("store_dir", store_dir, optional=True)
     results = sorted(
-        (p for p in Path(results_dir).glob("*.csv") if not p.name.endswith(FINDINGS_SUFFIX)),
+        (p for p in results_dir.glob("*.csv") if not p.name.endswith(FINDINGS_SUFFIX)),
         key=_notebook_order,
     )
     parts = ["# hpcmodels reproduction report", ""]

@@ -47,6 +47,7 @@ from ..errors import (
     check_bool,
     check_choice,
     check_frame,
+    check_path,
     check_real,
 )
 
@@ -90,9 +91,13 @@ def ensemble_papers() -> list[str]:
 
 
 def store_path(paper: str, folder: str | Path | None = None) -> Path:
-    """``<folder>/<paper>.parquet`` (default folder: the repository's ``results/``)."""
+    """``<folder>/<paper>.parquet`` (``folder=None``: the repository's ``results/``).
+    ``folder`` is None or a non-empty ``str`` or ``os.PathLike``: ``""`` (not the default
+    folder, nor the current one), a bool or a number is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming ``folder``."""
+    folder = check_path("folder", folder, optional=True)
     _module(paper)
-    return Path(folder or RESULTS) / f"{paper}.parquet"
+    return (RESULTS if folder is None else folder) / f"{paper}.parquet"
 
 
 def read_store(paper: str, folder: str | Path | None = None) -> pd.DataFrame | None:
@@ -181,12 +186,14 @@ def _check_reproduced(paper: str, store: pd.DataFrame, rtol: float = 1e-12) -> N
 
 
 def _cached(func, points: list[dict], cache: str | Path | None) -> int:
-    """How many of ``points`` the sweep cache already holds."""
-    if cache is None:
-        return 0
-    from ..sweep import _cache_path, point_key
+    """How many of ``points`` the sweep cache already holds (``cache``: None or a folder,
+    :func:`hpcmodels.sweep.cache_folder`)."""
+    from ..sweep import _cache_path, cache_folder, point_key
 
-    return sum(_cache_path(Path(cache), point_key(func, p)).exists() for p in points)
+    folder = cache_folder(cache)
+    if folder is None:
+        return 0
+    return sum(_cache_path(folder, point_key(func, p)).exists() for p in points)
 
 
 def compute_store(
@@ -207,10 +214,15 @@ def compute_store(
     compute only the points the store lacks, after checking that today's code
     reproduces the cheapest stored rows to 1e-12 (else an InvalidParameter: results
     moved, compute everything). The provenance then lists each sweep with the commit,
-    source fingerprint, command and times of the call that computed it."""
-    from ..sweep import package_version, sweep_results
+    source fingerprint, command and times of the call that computed it.
+
+    ``folder`` and ``cache`` are None or non-empty folder names, checked before any
+    work."""
+    from ..sweep import cache_folder, package_version, sweep_results
 
     missing_only = check_bool("missing_only", missing_only)
+    cache_folder(cache)
+    store_path(paper, folder)  # the paper and the folder
     module = _module(paper)
     if not hasattr(module, "ensemble_points"):
         raise InvalidParameter(f"paper {paper!r} has no paper-scale ensembles yet")

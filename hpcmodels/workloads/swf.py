@@ -48,7 +48,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, SWFError, SWFFileError
+from ..errors import InvalidParameter, SWFError, SWFFileError, check_path
 
 __all__ = [
     "MAX_JOB_ID",
@@ -276,11 +276,13 @@ def read_swf(path: str | Path, *, on_error: str = "raise") -> pd.DataFrame:
     :class:`SWFError` naming its line number, field and text; with ``on_error="skip"``
     such lines are dropped and counted in ``df.attrs["skipped"]`` (their numbers in
     ``"skipped_lines"``). A file that cannot be decompressed (a truncated or corrupt
-    gzip) raises :class:`SWFFileError` whatever ``on_error`` says.
+    gzip) raises :class:`SWFFileError` whatever ``on_error`` says. ``path`` is a
+    non-empty ``str`` or ``os.PathLike`` naming a file (``""``, a folder, a bool or None
+    is an :class:`~hpcmodels.errors.InvalidParameter` naming ``path``).
     """
     if on_error not in ("raise", "skip"):
         raise InvalidParameter(f"on_error must be 'raise' or 'skip', got {on_error!r}")
-    path = Path(path)
+    path = check_path("path", path, folder=False)
     data = _read_bytes(path)
     values, skipped = _fast_parse(data), []
     if values is None:
@@ -374,8 +376,10 @@ def write_swf(frame: pd.DataFrame, path: str | Path) -> Path:
     :func:`read_swf` would refuse (negative other than -1, not finite, a job id that is
     not a whole number up to 2**53 - 1), or a header line breaks the file (a line
     break in it, or no leading ``;``): :class:`~hpcmodels.errors.InvalidParameter`
-    names the column and row, or the header line.
+    names the column and row, or the header line; so does a ``path`` that is no file
+    name (``""``, a folder, a bool, None).
     """
+    path = check_path("path", path, folder=False)
     missing = [c for c in SWF_COLUMNS if c not in frame]
     if missing:
         raise InvalidParameter(f"write_swf: missing SWF columns: {missing}")
@@ -395,7 +399,6 @@ def write_swf(frame: pd.DataFrame, path: str | Path) -> Path:
     columns = [_format(values[:, k]) for k in range(_N)]
     body = [" ".join(row) for row in zip(*columns, strict=True)]
     text = "\n".join([*header, *body]) + "\n"
-    path = Path(path)
     data = text.encode()
     path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
     return path

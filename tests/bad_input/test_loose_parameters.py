@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from hpcmodels import plots, site
 from hpcmodels.bandwidth import Network, run_point
 from hpcmodels.bandwidth.experiment import Setup, att_gap
 from hpcmodels.errors import InvalidParameter, InvalidType
@@ -16,6 +17,17 @@ from hpcmodels.explorers import policy_explorer
 from hpcmodels.multicluster import Cluster, TLAOptions, simulate
 from hpcmodels.papers.across import methods as across_methods
 from hpcmodels.papers.across.ground import ground_clusters
+from hpcmodels.papers.he2006.simulation import SimSettings, fig3
+from hpcmodels.papers.report import (
+    FINDING_COLUMNS,
+    Collector,
+    save_findings,
+    write_report,
+)
+from hpcmodels.papers.store import compute_store, store_path
+from hpcmodels.sweep import sweep, sweep_results
+from hpcmodels.workloads import swf_frame
+from hpcmodels.workloads.swf import read_swf, write_swf
 
 REFUSED = (InvalidParameter, InvalidType)
 CLUSTERS = [Cluster("a", 4), Cluster("b", 4)]
@@ -23,6 +35,15 @@ JOBS = pd.DataFrame({"submit": [0.0, 1.0, 2.0], "runtime": [10.0, 10.0, 4.0], "p
 NET = Network(bsbw=500.0)
 STATIC = Network(bsbw=500.0, dynamic=False)
 HUANG_JOBS = pd.DataFrame({"submit": [0.0, 5.0], "runtime": [10.0, 20.0], "procs": [2, 6]})
+
+
+def _never(*_, **__):
+    raise RuntimeError("reached: the argument was read loosely and the work began")
+
+
+def point(x: int) -> dict:
+    """A sweep point function (module level: the cache keys it by its source)."""
+    return {"y": 2 * x}
 
 
 # ---------------------------------------------------------------- simulate's knobs
@@ -134,3 +155,111 @@ def test_an_across_method_reads_the_slowdown_where_it_co_allocates_without_links
     assert fixed["coallocated"] > 0 and fixed["att"] > plain["att"]
     wide = across_methods.Links(bsbw=50.0)
     assert across_methods.run_method("B1", CROSS, clusters, links=wide)["coallocated"] > 0
+
+
+# ---------------------------------------------------------------- paths
+
+
+NOT_FOLDERS = ["", True, False, 0, 1.5, b"cache", ["build"]]
+
+
+@pytest.mark.parametrize("cache", NOT_FOLDERS, ids=repr)
+def test_a_sweep_cache_is_none_or_a_folder(cache, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # "" was this folder
+    with pytest.raises(REFUSED, match="cache"):
+        sweep(point, [{"x": 1}], cache=cache, client="serial", progress=False)
+    with pytest.raises(REFUSED, match="cache"):
+        sweep_results(point, [], cache=cache)
+
+
+@pytest.mark.parametrize("cache", ["", False, 0], ids=repr)
+def test_the_paper_functions_that_pass_the_cache_on_refuse_it_too(cache, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = SimSettings(n_jobs=60, warmup=10, cooldown=10, seeds=1)
+    with pytest.raises(REFUSED, match="cache"):
+        fig3(settings, (0.1,), cache=cache, client="serial", progress=False)
+    with pytest.raises(REFUSED, match="cache"):
+        compute_store("no such paper", cache=cache)  # checked before the paper
+
+
+def test_a_file_where_the_cache_folder_should_be_is_refused(tmp_path):
+    taken = tmp_path / "notes.txt"
+    taken.write_text("not a folder")
+    with pytest.raises(InvalidParameter, match="cache must be a folder"):
+        sweep(point, [{"x": 1}], cache=taken, client="serial", progress=False)
+
+
+def test_a_cache_folder_given_as_text_or_a_path_keeps_the_points(tmp_path):
+    for folder, cache in ((tmp_path / "a", str(tmp_path / "a")), (tmp_path / "b", tmp_path / "b")):
+        first = sweep(point, [{"x": 3}], cache=cache, client="serial", progress=False)
+        assert first["y"].tolist() == [6]
+        assert len(list(folder.rglob("*.parquet"))) == 1
+    assert sweep(point, [{"x": 3}], cache=None, client="serial", progress=False)["y"][0] == 6
+
+
+@pytest.mark.parametrize("folder", ["", True, 0], ids=repr)
+def test_output_folders_are_paths(folder, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # "" was this folder
+    fig = plots.plt.figure()
+    try:
+        with pytest.raises(REFUSED, match="figures_dir"):
+            plots.save(fig, "x", folder)
+    finally:
+        plots.plt.close(fig)
+    with pytest.raises(REFUSED, match="results_dir"):
+        Collector("he2006", "t").save(folder)
+    with pytest.raises(REFUSED, match="results_dir"):
+        save_findings(pd.DataFrame(columns=FINDING_COLUMNS), folder)
+    with pytest.raises(REFUSED, match="results_dir"):
+        write_report(folder, tmp_path / "REPORT.md")
+    with pytest.raises(REFUSED, match="store_dir"):
+        write_report(tmp_path, tmp_path / "REPORT.md", store_dir=folder)
+    with pytest.raises(REFUSED, match="folder"):
+        store_path("he2006", folder)  # "" was the committed results/, silently
+    with pytest.raises(REFUSED, match="folder"):
+        compute_store("no such paper", folder=folder)  # checked before the paper
+
+
+def test_the_site_refuses_an_empty_folder_before_emptying_it(monkeypatch):
+    monkeypatch.setattr(site.shutil, "rmtree", _never)
+    monkeypatch.setattr(site.shutil, "copytree", _never)
+    with pytest.raises(InvalidParameter, match="folder"):
+        site.stage("")  # Path("") is the current folder: it was emptied
+    monkeypatch.setattr(site, "stage", _never)
+    with pytest.raises(REFUSED, match="out"):
+        site.build_site(out="", build=None)
+    with pytest.raises(REFUSED, match="build"):
+        site.build_site(build="")
+
+
+@pytest.mark.parametrize("path", ["", True, None, 3], ids=repr)
+def test_a_swf_path_is_a_file_name(path):
+    with pytest.raises(REFUSED, match="path"):
+        read_swf(path)
+    with pytest.raises(REFUSED, match="path"):
+        write_swf(swf_frame(submit=[0.0], runtime=[5.0], procs=[1]), path)
+
+
+def test_a_report_or_swf_file_name_that_is_a_folder_is_refused(tmp_path):
+    with pytest.raises(InvalidParameter, match="report_path"):
+        write_report(tmp_path, tmp_path)
+    with pytest.raises(InvalidParameter, match="path"):
+        read_swf(tmp_path)
+
+
+def test_paths_that_name_a_folder_or_a_file_still_work(tmp_path):
+    fig = plots.plt.figure()
+    try:
+        assert plots.save(fig, "x", tmp_path / "figs").exists()
+    finally:
+        plots.plt.close(fig)
+    frame = swf_frame(submit=[0.0, 1.0], runtime=[5.0, 2.0], procs=[1, 4])
+    back = read_swf(write_swf(frame, str(tmp_path / "log.swf")))
+    assert back["runtime"].tolist() == [5.0, 2.0]
+    assert store_path("he2006", tmp_path).parent == tmp_path
+    assert store_path("he2006").parent.name == "results"
+    assert write_report(tmp_path / "none", tmp_path / "REPORT.md").exists()
+    from hpcmodels.errors import check_path
+
+    assert check_path("cache", None, optional=True) is None
+    assert check_path("report_path", str(tmp_path / "r.md"), folder=False).name == "r.md"
