@@ -25,6 +25,7 @@ import os
 import sys
 from pathlib import Path
 
+from .errors import check_bool
 from .papers.report import write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -281,8 +282,10 @@ def compute_stores(
     (:mod:`hpcmodels.papers.store`), its sweep points cached in ``build/full/cache`` (an
     interrupted run resumes); ``missing_only``: only the points the store lacks
     (:func:`~hpcmodels.papers.store.compute_store`). Returns the papers whose points
-    failed."""
+    failed. ``missing_only`` is a bool."""
     from .papers.store import compute_store, ensemble_papers
+
+    missing_only = check_bool("missing_only", missing_only)
 
     papers = ensemble_papers()
     failed = []
@@ -326,8 +329,12 @@ def reproduce(
     ``figures/`` and ``build/results/``, so the committed figures and the default report
     stay as they are. With ``full``, the selected papers' paper-scale stores are computed
     first (:func:`compute_stores`; ``missing_only``: only the points each store lacks);
-    a paper whose points fail is reported and the exit code is non-zero."""
+    a paper whose points fail is reported and the exit code is non-zero. ``full`` and
+    ``missing_only`` are bools."""
     import papermill
+
+    full = check_bool("full", full)
+    missing_only = check_bool("missing_only", missing_only)
 
     from .sweep import SCHEDULER_ENV
 

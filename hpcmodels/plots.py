@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from .errors import InvalidParameter, InvalidType, check_frame, check_path
+from .errors import InvalidParameter, InvalidType, check_bool, check_frame, check_path
 
 __all__ = [
     "use_style",
@@ -63,8 +63,9 @@ def curves(
     """One line per algorithm with 95 % confidence bars; categorical ``x`` kept in order.
 
     With ``analytic=True`` the M/M/m prediction for the same fractions under random
-    dispatch is drawn dashed next to each simulated curve.
+    dispatch is drawn dashed next to each simulated curve (``analytic`` is a bool).
     """
+    analytic = check_bool("analytic", analytic)
     ax = ax or plt.subplots(figsize=(6, 4))[1]
     groups = algorithms or list(dict.fromkeys(df[hue]))
     categorical = df[x].dtype == object
@@ -102,7 +103,9 @@ def panel_pair(
     titles: tuple[str, str],
     analytic: bool = False,
 ) -> plt.Figure:
-    """Two panels side by side (the papers' "(a)" and "(b)")."""
+    """Two panels side by side (the papers' "(a)" and "(b)"); ``analytic`` (a bool) as
+    :func:`curves`."""
+    analytic = check_bool("analytic", analytic)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
     for ax, (metric, algos), title in zip(axes, (left, right), titles, strict=True):
         curves(df, x, metric, algos, ax=ax, title=title, analytic=analytic)
@@ -174,7 +177,9 @@ def table_lines(
     logy: bool = False,
     ax: plt.Axes | None = None,
 ) -> plt.Axes:
-    """A paper table against ours: one colour per column, ours solid, paper dashed."""
+    """A paper table against ours: one colour per column, ours solid, paper dashed;
+    ``logy`` (a bool): a logarithmic y axis."""
+    logy = check_bool("logy", logy)
     ax = ax or plt.subplots(figsize=(6.5, 4))[1]
     for column in paper.columns:
         line = ax.plot(ours.index, ours[column].astype(float), marker="o", label=f"{column}")

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .errors import check_path
+from .errors import check_bool, check_path
 
 __all__ = ["stage", "build_site"]
 
@@ -75,9 +75,11 @@ def stage(folder: Path, build: Path | None = None) -> Path:
 
 def build_site(out: Path | None = None, *, build: Path | None = None, quiet: bool = True) -> Path:
     """Stage the pages and build the HTML site in ``out`` (default ``build/site``);
-    returns the front page. Sphinx's failure exits with its message. ``out`` and
-    ``build`` are None (the defaults) or non-empty folder names: ``""`` is an
-    :class:`~hpcmodels.errors.InvalidParameter` naming it, not the default."""
+    returns the front page. Sphinx's failure exits with its message. ``quiet`` (a bool):
+    Sphinx's output only when it fails. ``out`` and ``build`` are None (the defaults) or
+    non-empty folder names: ``""`` is an :class:`~hpcmodels.errors.InvalidParameter`
+    naming it, not the default."""
+    quiet = check_bool("quiet", quiet)
     build = check_path("build", build, optional=True) or ROOT / "build"
     out = check_path("out", out, optional=True) or build / "site"
     source = stage(build / "site-src", build)

@@ -27,7 +27,8 @@ points it has and computes only the others, so an interrupted sweep resumes wher
 stopped; failed points are not cached. ``cache=None`` keeps nothing; otherwise
 ``cache`` is a non-empty ``str`` or ``os.PathLike`` naming a folder (created when
 missing): ``""``, which would be the current folder, a bool, a number or another
-object is an :class:`~hpcmodels.errors.InvalidParameter` naming ``cache``.
+object is an :class:`~hpcmodels.errors.InvalidParameter` naming ``cache``, as is a
+``progress`` that is not a bool.
 
 Parameters are hashed from a typed canonical form (numbers, strings, sequences,
 mappings, NumPy arrays, dataclasses and enums): ``inf`` and ``"inf"``, ``{1: x}`` and
@@ -64,7 +65,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InvalidParameter, InvalidType, check_path
+from .errors import InvalidParameter, InvalidType, check_bool, check_path
 
 __all__ = [
     "cache_folder",
@@ -394,8 +395,9 @@ def sweep(
 ) -> pd.DataFrame:
     """Call ``func(**point)`` for every point of ``grid``; one row per point, in grid
     order: the grid's columns, the result columns and ``error`` (module docstring).
-    ``cache``: None or a folder (:func:`cache_folder`)."""
+    ``cache``: None or a folder (:func:`cache_folder`); ``progress``: a bool."""
     cache_dir = cache_folder(cache)
+    progress = check_bool("progress", progress)
     points = _points(grid)
     name = _qualified_name(func)
     keys = [point_key(func, p) for p in points]
@@ -477,8 +479,10 @@ def sweep_results(
     """The results of ``sweep(func, grid, **options)``, one dict per point in grid order
     without the grid's columns, for builders whose frames must be whole: a failed point
     raises (:func:`raise_failures`, naming ``func`` and ``what``, by default the sweep's
-    ``desc``). ``cache`` is checked as :func:`sweep` checks it, even for an empty grid."""
+    ``desc``). ``cache`` and ``progress`` are checked as :func:`sweep` checks them, even
+    for an empty grid."""
     cache_folder(options.get("cache"))
+    check_bool("progress", options.get("progress", True))
     if not grid:
         return []
     frame = sweep(func, grid, **options)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, InvalidType, check_real
+from ..errors import InvalidParameter, InvalidType, check_bool, check_real
 from ..papers.store import read_store, values
 
 __all__ = ["Printed", "beside_printed", "decimals_of", "stored", "stored_values"]
@@ -39,6 +39,7 @@ class Printed:
                 f"Printed.paper must be the number as printed (text), got {self.paper!r}"
             )
         check_real("Printed.paper", _number(self.paper))
+        object.__setattr__(self, "exact", check_bool("Printed.exact", self.exact))
 
     @property
     def decimals(self) -> int:

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, check_int, check_real
+from ..errors import InvalidParameter, check_bool, check_int, check_real
 from ..stats import t_interval
 from .model import CoallocationMDP
 from .solve import Solution
@@ -129,7 +129,9 @@ def simulate_policy(
     Replication ``i`` draws from the ``i``-th child stream of ``SeedSequence(seed)``
     (``SeedSequence(seed).spawn(n)[i]`` for any ``n > i``); ``first`` starts the runs at
     replication ``first``, so any one replication can be rerun alone and gives the
-    same number as in a longer series."""
+    same number as in a longer series. ``truncated`` is a bool (``"no"``, 0 or None is an
+    :class:`~hpcmodels.errors.InvalidType` naming it)."""
+    truncated = check_bool("truncated", truncated)
     completions = check_int("completions", completions, minimum=1)
     replications = check_int("replications", replications, minimum=1)
     first = check_int("first", first, minimum=0)

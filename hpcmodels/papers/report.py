@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InvalidParameter, check_frame, check_path
+from ..errors import InvalidParameter, check_bool, check_frame, check_path
 
 __all__ = [
     "VERDICTS",
@@ -286,8 +286,10 @@ def compare_claim(
 ) -> dict:
     """A qualitative statement of the paper (an ordering, a trend) checked on ours:
     ``qualitative`` when it holds, else ``differs`` with ``cause`` (a measured statement;
-    ``ours`` should carry the numbers)."""
-    if holds:
+    ``ours`` should carry the numbers). ``holds`` is a bool (a NumPy bool too); a
+    string such as ``"no"``, a number or None is an
+    :class:`~hpcmodels.errors.InvalidType` naming it."""
+    if check_bool("holds", holds):
         verdict, reason = "qualitative", note
     else:
         verdict, reason = "differs", _join(cause or "the claim does not hold in ours", note)

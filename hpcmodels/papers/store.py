@@ -216,11 +216,12 @@ def compute_store(
     moved, compute everything). The provenance then lists each sweep with the commit,
     source fingerprint, command and times of the call that computed it.
 
-    ``folder`` and ``cache`` are None or non-empty folder names, checked before any
-    work."""
+    ``folder`` and ``cache`` are None or non-empty folder names, ``progress`` and
+    ``missing_only`` bools, all checked before any work."""
     from ..sweep import cache_folder, package_version, sweep_results
 
     missing_only = check_bool("missing_only", missing_only)
+    progress = check_bool("progress", progress)
     cache_folder(cache)
     store_path(paper, folder)  # the paper and the folder
     module = _module(paper)
@@ -446,9 +447,12 @@ def verify_store(
     """Recompute every stored point of ``paper`` (or a random share ``sample`` in (0, 1]
     of them, drawn with ``seed``) with today's code, as ``reproduce --full`` computes
     them (a Dask sweep, no cache), and compare every item. Returns (points recomputed,
-    values compared, the drifted items with their point's parameters)."""
+    values compared, the drifted items with their point's parameters). ``progress`` is
+    a bool."""
     from ..errors import check_int
     from ..sweep import sweep_results
+
+    progress = check_bool("progress", progress)
 
     sample = check_real("sample", sample, above=0, at_most=1)
     seed = check_int("seed", seed, minimum=0)

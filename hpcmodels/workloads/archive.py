@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InvalidType, LogNotAvailable, UnknownLogError
+from ..errors import InvalidType, LogNotAvailable, UnknownLogError, check_bool
 from .swf import read_swf
 
 __all__ = [
@@ -245,10 +245,12 @@ def downloads_allowed() -> bool:
 def archive_log_path(name: str, *, download: bool | None = None) -> Path:
     """Path of a log: local copy, else downloaded (pooch, checksum-pinned where a hash is
     catalogued) to the cache. ``download=None`` downloads unless the user opted out
-    (:func:`downloads_allowed`)."""
+    (:func:`downloads_allowed`); otherwise ``download`` is a bool (``"no"`` or 0 is an
+    :class:`~hpcmodels.errors.InvalidType` naming it)."""
     log = _entry(name)
     if download is None:
         download = downloads_allowed()
+    download = check_bool("download", download)
     local = find_archive_log(name)
     if local is not None:
         return local
@@ -285,8 +287,11 @@ def load_archive_log(
     (whether the file was checked against the pinned checksum: False for a log with no
     published checksum and for a plain ``.swf`` copy, see the module docstring).
     A file that cannot be read or decompressed raises :class:`LogNotAvailable`.
+    ``download`` is None or a bool, as there.
     """
     log = _entry(name)
+    if download is not None:
+        download = check_bool("download", download)
     path = archive_log_path(name, download=download)
     verified = _checkable(log, path)
     try:

@@ -6,6 +6,9 @@ call with a valid value that still works."""
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -14,19 +17,30 @@ from hpcmodels.bandwidth import Network, run_point
 from hpcmodels.bandwidth.experiment import Setup, att_gap
 from hpcmodels.errors import InvalidParameter, InvalidType
 from hpcmodels.explorers import policy_explorer
+from hpcmodels.explorers.printed import Printed
+from hpcmodels.mdp import CoallocationMDP
+from hpcmodels.mdp.simulate import simulate_policy
 from hpcmodels.multicluster import Cluster, TLAOptions, simulate
 from hpcmodels.papers.across import methods as across_methods
 from hpcmodels.papers.across.ground import ground_clusters
+from hpcmodels.papers.filippopoulos.policies import truncation_study
+from hpcmodels.papers.filippopoulos.simulation import policy_cost, policy_costs
+from hpcmodels.papers.he2006.claims import alike_row, order_row, order_rows
+from hpcmodels.papers.he2006.percent import minimum_row
 from hpcmodels.papers.he2006.simulation import SimSettings, fig3
+from hpcmodels.papers.huang2006.workload import load_jobs
 from hpcmodels.papers.report import (
     FINDING_COLUMNS,
     Collector,
+    compare_claim,
     save_findings,
     write_report,
 )
-from hpcmodels.papers.store import compute_store, store_path
+from hpcmodels.papers.store import compute_store, store_path, verify_store
 from hpcmodels.sweep import sweep, sweep_results
 from hpcmodels.workloads import swf_frame
+from hpcmodels.workloads.archive import archive_log_path, load_archive_log
+from hpcmodels.workloads.models.jann97 import fit_hyper_erlang
 from hpcmodels.workloads.swf import read_swf, write_swf
 
 REFUSED = (InvalidParameter, InvalidType)
@@ -34,6 +48,8 @@ CLUSTERS = [Cluster("a", 4), Cluster("b", 4)]
 JOBS = pd.DataFrame({"submit": [0.0, 1.0, 2.0], "runtime": [10.0, 10.0, 4.0], "procs": [3, 6, 2]})
 NET = Network(bsbw=500.0)
 STATIC = Network(bsbw=500.0, dynamic=False)
+NOT_FLAGS = ["no", "False", 0, 1, None, 1.0, [True]]
+NO_STORE = "/nonexistent/hpcmodels-store"
 HUANG_JOBS = pd.DataFrame({"submit": [0.0, 5.0], "runtime": [10.0, 20.0], "procs": [2, 6]})
 
 
@@ -155,6 +171,106 @@ def test_an_across_method_reads_the_slowdown_where_it_co_allocates_without_links
     assert fixed["coallocated"] > 0 and fixed["att"] > plain["att"]
     wide = across_methods.Links(bsbw=50.0)
     assert across_methods.run_method("B1", CROSS, clusters, links=wide)["coallocated"] > 0
+
+
+# ---------------------------------------------------------------- flags
+
+
+def _mdp() -> CoallocationMDP:
+    return CoallocationMDP.from_loads(0.8, 0.8, 0.6, mu3=0.7, c1=2.0, c2=1.0, truncation=5)
+
+
+FLAG_CALLS = {
+    "truncated": lambda v: simulate_policy(
+        _mdp(), "local", completions=50, replications=1, truncated=v
+    ),
+    "policy_cost truncated": lambda v: policy_cost(
+        dict(rho=0.8, p=0.6, mu3=0.7),
+        "local",
+        completions=50,
+        replications=1,
+        seed=0,
+        truncation=5,
+        truncated=v,
+    ),
+    "policy_costs truncated": lambda v: policy_costs(
+        [], "x", completions=50, replications=2, truncated=v, client="serial"
+    ),
+    "progress": lambda v: sweep(point, [{"x": 1}], client="serial", progress=v),
+    "sweep_results progress": lambda v: sweep_results(point, [], progress=v),
+    "truncation_study progress": lambda v: truncation_study("Fig. 2", (20,), progress=v),
+    "policy_costs progress": lambda v: policy_costs(
+        [], "x", completions=50, replications=2, progress=v, client="serial"
+    ),
+    # no store in that folder: the flag is read before anything is computed or written
+    "verify_store progress": lambda v: verify_store("he2006", folder=NO_STORE, progress=v),
+    "compute_store progress": lambda v: compute_store("no such paper", progress=v),
+    "prefer_full": lambda v: load_jobs(prefer_full=v),
+    "analytic": lambda v: plots.curves(pd.DataFrame(), "x", "mean_response", analytic=v),
+    "logy": lambda v: plots.table_lines(pd.DataFrame(), pd.DataFrame(), "t", "y", logy=v),
+    "fallback": lambda v: fit_hyper_erlang(np.array([1.0, 2.0, 4.0]), fallback=v),
+    "holds": lambda v: compare_claim("Fig. 1", "q", "the claim", v, "ours"),
+    "paired": lambda v: order_rows(pd.DataFrame(), "Fig. 4", paired=v),
+    "paper_interior": lambda v: minimum_row("Fig. 8b", "q", "k", {}, paper_interior=v),
+    "Printed.exact": lambda v: Printed("Table 1", "q", "1.5", exact=v),
+}
+
+
+@pytest.mark.parametrize("value", NOT_FLAGS, ids=repr)
+@pytest.mark.parametrize("call", FLAG_CALLS, ids=str)
+def test_a_flag_is_a_bool(call, value):
+    name = call.split()[-1]
+    got = re.escape(f"got {value!r}")
+    with pytest.raises(InvalidType, match=rf"^{name} must be True or False, {got}$"):
+        FLAG_CALLS[call](value)
+
+
+@pytest.mark.parametrize("value", ["no", 0, "False"], ids=repr)
+def test_download_is_none_or_a_bool(value):
+    with pytest.raises(InvalidType, match="download must be True or False"):
+        archive_log_path("SDSC-SP2-1998-4.2-cln", download=value)
+    with pytest.raises(InvalidType, match="download must be True or False"):
+        load_archive_log("SDSC-SP2-1998-4.2-cln", download=value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda v: order_row(pd.DataFrame(), None, paired=v),
+        lambda v: alike_row(pd.DataFrame(), "Fig. 4a", paired=v),
+    ],
+)
+def test_the_paired_reading_is_chosen_by_a_bool(call):
+    with pytest.raises(InvalidType, match="paired must be True or False"):
+        call("yes")
+
+
+def test_the_cli_and_the_site_read_their_flags_as_bools(monkeypatch):
+    from hpcmodels import cli
+
+    monkeypatch.setattr(site, "stage", _never)
+    monkeypatch.setattr(cli, "find_notebooks", _never)
+    with pytest.raises(InvalidType, match="quiet must be True or False"):
+        site.build_site(quiet="no")
+    with pytest.raises(InvalidType, match="full must be True or False"):
+        cli.reproduce([], {}, None, full="no")
+    with pytest.raises(InvalidType, match="missing_only must be True or False"):
+        cli.compute_stores([], scheduler=None, missing_only=0)
+
+
+def test_valid_flags_still_work():
+    mdp = _mdp()
+    kept = simulate_policy(mdp, "local", completions=200, replications=1, truncated=True)
+    same = simulate_policy(mdp, "local", completions=200, replications=1, truncated=np.True_)
+    free = simulate_policy(mdp, "local", completions=200, replications=1, truncated=False)
+    assert kept.equals(same) and len(free) == 1
+    assert sweep(point, [{"x": 2}], client="serial", progress=False)["y"].tolist() == [4]
+    assert compare_claim("Fig. 1", "q", "c", np.False_, "ours")["verdict"] == "differs"
+    assert compare_claim("Fig. 1", "q", "c", True, "ours")["verdict"] == "qualitative"
+    assert Printed("Table 1", "q", "1.5", exact=True).exact is True
+    assert len(truncation_study("Fig. 2", (20, 21), progress=False)) == 2
+    assert fit_hyper_erlang((1.0, 3.0, 20.0), fallback=True).mean() == pytest.approx(1.0)
+    assert load_jobs(prefer_full=False)[1] == "SDSC-SP2-1998-4.2-cln"
 
 
 # ---------------------------------------------------------------- paths

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ...errors import InvalidParameter
+from ...errors import InvalidParameter, check_bool
 from ...mdp import solve, value_iteration
 from .model import heuristic_actions, model
 from .published import EXPERIMENT_1, EXPERIMENT_2, PAPER_TABLES
@@ -47,7 +47,9 @@ def truncation_study(
     figure: str = "Fig. 2", truncations: Sequence[int] = TRUNCATIONS, progress: bool = True
 ) -> pd.DataFrame:
     """How the policy in the paper's window changes with Delta: cells agreeing with the
-    paper and with the largest Delta, iterations, seconds and the certified bound."""
+    paper and with the largest Delta, iterations, seconds and the certified bound.
+    ``progress`` (a bar over the Deltas) is a bool."""
+    progress = check_bool("progress", progress)
     experiment, x1, paper = PAPER_TABLES[figure]
     rows, tables = [], {}
     for d in tqdm(truncations, desc=f"truncation ({figure})", disable=not progress):

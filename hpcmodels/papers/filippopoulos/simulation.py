@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ...errors import check_bool
 from ...mdp import solve
 from ...mdp.simulate import simulate_policy, summarize_runs
 from ...sweep import raise_failures, sweep
@@ -27,7 +28,9 @@ def policy_cost(
 ) -> dict:
     """One policy's simulated average cost at one parameter point (``point`` as
     :func:`model` takes it): the mean over ``replications`` independent runs and its 95 %
-    half-width. The optimal policy is solved here (a few tens of ms at Delta = 30)."""
+    half-width. The optimal policy is solved here (a few tens of ms at Delta = 30).
+    ``truncated`` is a bool (:func:`~hpcmodels.mdp.simulate.simulate_policy`)."""
+    truncated = check_bool("truncated", truncated)
     mdp = model(truncation, **point)
     chosen = solve(mdp) if policy == "optimal" else policy
     runs = simulate_policy(
@@ -64,7 +67,10 @@ def policy_costs(
     untruncated system is unstable at loads >= 0.85 under the local policy (FCFS
     head-of-line blocking costs cluster 1 capacity), and the Delta = 30 policy stops
     co-allocating near q1 = Delta, so its costs diverge there too; the notebook shows
-    both."""
+    both. ``truncated`` and ``progress`` are bools (``"no"``, 0 or None is an
+    :class:`~hpcmodels.errors.InvalidType` naming it)."""
+    truncated = check_bool("truncated", truncated)
+    progress = check_bool("progress", progress)
     grid = [
         dict(
             point=dict(point),

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from ...errors import check_bool
 from ..report import alike, compare_claim, fmt_series
 from .causes import _dll_cause, _model_order, _rr_versus_rand
 from .paired import _paired_everywhere
@@ -27,7 +28,8 @@ outside the 95 % CI: ``cause(frame, reversed points)``."""
 
 def order_row(df: pd.DataFrame, order: Order, *, paired: bool = False) -> dict:
     """One ordering claim on a figure's frame: :func:`_everywhere` (the quick run) or,
-    ``paired``, :func:`~.paired._paired_everywhere` (paper scale)."""
+    ``paired`` (a bool), :func:`~.paired._paired_everywhere` (paper scale)."""
+    paired = check_bool("paired", paired)
     what = f"{order.figure}: {order.text}"
     explain = ORDER_CAUSES.get(order.cause)
     if paired:
@@ -42,13 +44,16 @@ def order_row(df: pd.DataFrame, order: Order, *, paired: bool = False) -> dict:
 
 
 def order_rows(df: pd.DataFrame, block: str, *, paired: bool = False) -> list[dict]:
-    """Every ordering of one block of :data:`~.published.ORDERS`, in order."""
+    """Every ordering of one block of :data:`~.published.ORDERS`, in order (``paired``
+    as :func:`order_row`)."""
+    paired = check_bool("paired", paired)
     return [order_row(df, order, paired=paired) for order in ORDERS[block]]
 
 
 def alike_row(df: pd.DataFrame, key: str, *, paired: bool = False) -> dict:
     """The "approximately the same" claim ``ALIKES[key]`` on a figure's frame; ``paired``
-    adds the number of replicates (paper scale)."""
+    (a bool) adds the number of replicates (paper scale)."""
+    paired = check_bool("paired", paired)
     a: Alike = ALIKES[key]
     if paired:
         return _scale_alike(df, a.item, a.quantity, a.text, a.algorithm, a.x, a.column)

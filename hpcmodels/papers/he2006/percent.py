@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...errors import check_bool
 from ...stats import t_interval
 from ..report import compare_value
 from .published import PERCENT_READINGS, TEXT_NUMBERS
@@ -122,7 +123,9 @@ def minimum_row(
     ``paper_interior`` says the paper's minimum lies inside the grid (its curve first
     falls, then rises). Ours is then the same quantity only if its minimum lies inside
     too: smallest at the grid's first or last point, the row differs whatever its value
-    (:func:`percent_row`'s ``misplaced``), and the reason gives ours inside the grid."""
+    (:func:`percent_row`'s ``misplaced``), and the reason gives ours inside the grid.
+    ``paper_interior`` is a bool."""
+    paper_interior = check_bool("paper_interior", paper_interior)
     readings = [Reading(d, float(np.nanmin(c.values))) for d, c in curves.items()]
     curve = list(curves.values())[_nearest(readings, float(TEXT_NUMBERS[key]))]
     where = curve.idxmin()

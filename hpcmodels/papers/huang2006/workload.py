@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import LogNotAvailable
+from ...errors import LogNotAvailable, check_bool
 from ...workloads.archive import is_available, load_archive_log
 from ...workloads.clean import completed_only
 from ...workloads.transforms import queue_summary
@@ -52,7 +52,8 @@ def load_jobs(prefer_full: bool = True) -> tuple[pd.DataFrame, str]:
     frame whose ``attrs["missing"]`` names the log and how to get it
     (:func:`~hpcmodels.papers.report.missing_frame`): every function below then returns
     an empty frame or ``not run`` rows carrying that sentence, so the notebook runs to
-    its end and the report says what was not run."""
+    its end and the report says what was not run. ``prefer_full`` is a bool."""
+    prefer_full = check_bool("prefer_full", prefer_full)
     name = FULL_LOG if prefer_full and is_available(FULL_LOG) else CLEANED_LOG
     if (missing := _missing_log(name)) is not None:
         return missing, name

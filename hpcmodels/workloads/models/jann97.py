@@ -75,7 +75,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from hpcmodels.errors import HpcmodelsError, InvalidParameter, check_array
+from hpcmodels.errors import HpcmodelsError, InvalidParameter, check_array, check_bool
 from hpcmodels.workloads.swf import swf_frame
 
 __all__ = [
@@ -321,7 +321,10 @@ def fit_hyper_erlang(
     explicit order the moments do not allow (e.g. CV² below 1/n), and when no order up
     to ``max_order`` works — unless ``fallback=True``, which then returns the two-moment
     pure Erlang of spec §5 step 5 (it matches m1 and approximately m2 only).
+    ``fallback`` is a bool (``"no"``, 0 or None is an
+    :class:`~hpcmodels.errors.InvalidType` naming it).
     """
+    fallback = check_bool("fallback", fallback)
     return _fit(samples_or_moments, order, max_order, fallback)[0]
 
 
