@@ -25,9 +25,10 @@ from hpcmodels.papers.across import methods as across_methods
 from hpcmodels.papers.across.ground import ground_clusters
 from hpcmodels.papers.filippopoulos.policies import truncation_study
 from hpcmodels.papers.filippopoulos.simulation import policy_cost, policy_costs
+from hpcmodels.papers.he2006 import TABLE2
 from hpcmodels.papers.he2006.claims import alike_row, order_row, order_rows
 from hpcmodels.papers.he2006.percent import minimum_row
-from hpcmodels.papers.he2006.simulation import SimSettings, fig3
+from hpcmodels.papers.he2006.simulation import SimSettings, fig3, simulate_point
 from hpcmodels.papers.huang2006.workload import load_jobs
 from hpcmodels.papers.report import (
     FINDING_COLUMNS,
@@ -379,3 +380,14 @@ def test_paths_that_name_a_folder_or_a_file_still_work(tmp_path):
 
     assert check_path("cache", None, optional=True) is None
     assert check_path("report_path", str(tmp_path / "r.md"), folder=False).name == "r.md"
+
+
+# ---------------------------------------------------------------- a He point's workloads
+
+
+def test_a_zero_allocation_workload_is_refused_not_read_as_the_default():
+    with pytest.raises(InvalidParameter, match="alloc_workload"):
+        simulate_point(TABLE2, 0.5, "ORT-RR", 0, 200, 20, 20, alloc_workload=0.0)
+    kept = simulate_point(TABLE2, 0.5, "ORT-RR", 0, 200, 20, 20, alloc_workload=0.1)
+    own = simulate_point(TABLE2, 0.5, "ORT-RR", 0, 200, 20, 20)
+    assert kept["mean_response"] != own["mean_response"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...errors import InvalidParameter
+from ...errors import InvalidParameter, check_real
 from ...queueing import (
     UniformSlack,
 )
@@ -86,7 +86,9 @@ def simulate_point(
         raise InvalidParameter(f"unknown algorithm {algorithm!r}; choose from {list(ALGORITHMS)}")
     strategy, dispatcher = ALGORITHMS[algorithm]
     lam = system.arrival_rate(workload)
-    alpha = fractions(strategy, system, system.arrival_rate(alloc_workload or workload), slack)
+    alpha = fractions(
+        strategy, system, system.arrival_rate(_alloc(alloc_workload, workload)), slack
+    )
     run = simulate_dispatch(
         system,
         alpha,
@@ -103,6 +105,19 @@ def simulate_point(
         "miss_rate": run.miss_rate,
         **_model_values(system, lam, alpha, slack, dispatcher),
     }
+
+
+def _alloc(alloc_workload: float | None, workload: float) -> float:
+    """The workload the fractions are computed at: ``workload`` when ``alloc_workload``
+    is None, else ``alloc_workload``, a number in (0, 1) (0 is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming it, not a request for the
+    default)."""
+    if alloc_workload is None:
+        return workload
+    value = check_real("alloc_workload", alloc_workload, above=0)
+    if value >= 1:
+        raise InvalidParameter(f"alloc_workload must lie in (0, 1), got {alloc_workload!r}")
+    return value
 
 
 def _model_values(system, lam, alpha, slack, dispatcher: str) -> dict[str, float]:
@@ -126,7 +141,9 @@ def case_model(
     """:func:`simulate_point`'s model values of one case without simulating it (the
     keyword arguments of a :data:`Case`; those of the stream are ignored)."""
     strategy, dispatcher = ALGORITHMS[algorithm]
-    alpha = fractions(strategy, system, system.arrival_rate(alloc_workload or workload), slack)
+    alpha = fractions(
+        strategy, system, system.arrival_rate(_alloc(alloc_workload, workload)), slack
+    )
     return _model_values(system, system.arrival_rate(workload), alpha, slack, dispatcher)
 
 
