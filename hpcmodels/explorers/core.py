@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 import ipywidgets as w
 from matplotlib.figure import Figure
 
+from ..errors import InvalidParameter, check_int, check_real, reworded
 from ..plots import show
 
 __all__ = ["dropdown", "figure", "hint", "live", "serial", "show", "slider", "status_line"]
@@ -60,9 +61,28 @@ def figure(width: float, height: float, ncols: int = 1, nrows: int = 1, *, share
     return fig, fig.subplots(nrows, ncols, squeeze=True, sharey=sharey)
 
 
-def slider(kind, value, lo, hi, step, label, tip: str = ""):
+def slider(kind, value, lo, hi, step, label, tip: str = "", *, name: str | None = None):
     """A ``kind`` slider (``w.IntSlider``, ``w.FloatSlider``) that reports on release;
-    ``tip``: the tooltip that explains it."""
+    ``tip``: the tooltip that explains it.
+
+    ``value`` must lie in the slider's range ``[lo, hi]`` (a whole number for an
+    ``IntSlider``): ipywidgets would move a value outside it to the nearer end without a
+    word, so the explorer would show another setting than the one asked for. Anything
+    else is an :class:`~hpcmodels.errors.InvalidParameter` naming ``name`` (the
+    explorer's argument that set the value; default: the label), the value and the
+    range."""
+    what = name or label
+    whole = kind is w.IntSlider
+    try:
+        if whole:
+            value = check_int(what, value, minimum=lo, maximum=hi)
+        else:
+            value = check_real(what, value, at_least=lo, at_most=hi)
+    except InvalidParameter as err:
+        number = "a whole number" if whole else "a number"
+        raise reworded(
+            err, f"{what} must be {number} in the slider's range [{lo}, {hi}], got {value!r}"
+        ) from None
     return kind(
         value=value,
         min=lo,

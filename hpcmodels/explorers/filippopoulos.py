@@ -26,24 +26,34 @@ def mdp_explorer(rho: float = 0.8, p: float = 0.6, mu3: float = 0.7, truncation:
     Delta stays the same: a few hundredths of a second at Delta = 30, about half a
     second at 100) is recomputed and drawn as a heatmap for the chosen x1. At the
     settings of the paper's Figs. 2-4 the paper's table is drawn beside ours, the
-    cells that differ crossed and counted; elsewhere a line says where they are."""
+    cells that differ crossed and counted; elsewhere a line says where they are.
+
+    Each argument sets a slider and must lie in its range: ``rho`` in [0.3, 0.95],
+    ``p`` in [0, 1], ``mu3`` in [0.1, 1.5], ``truncation`` a whole number in [5, 100],
+    ``x1`` 0 or 1; else an :class:`~hpcmodels.errors.InvalidParameter` naming the
+    argument, the value and the range."""
     controls = {
         "rho1": slider(w.FloatSlider, rho, 0.3, 0.95, 0.01, "rho1",
-                       "load of cluster 1 (two nodes): its arrival rate over its capacity"),
+                       "load of cluster 1 (two nodes): its arrival rate over its capacity",
+                       name="rho"),
         "rho2": slider(w.FloatSlider, rho, 0.3, 0.95, 0.01, "rho2",
-                       "load of cluster 2 (one node), whose node a co-allocated job takes (pre-empting)"),
+                       "load of cluster 2 (one node), whose node a co-allocated job takes (pre-empting)",
+                       name="rho"),
         "p": slider(w.FloatSlider, p, 0.0, 1.0, 0.05, "p (1-component)",
-                    "share of cluster 1's jobs that need one node (the rest need two)"),
+                    "share of cluster 1's jobs that need one node (the rest need two)", name="p"),
         "mu3": slider(w.FloatSlider, mu3, 0.1, 1.5, 0.05, "mu3",
-                      "service rate of a co-allocated job (slower than a local one below 1)"),
+                      "service rate of a co-allocated job (slower than a local one below 1)",
+                      name="mu3"),
         "c1": slider(w.FloatSlider, 2.0, 0.0, 5.0, 0.5, "c1",
                      "cost per job and unit time at cluster 1, waiting or served"),
         "c2": slider(w.FloatSlider, 1.0, 0.0, 5.0, 0.5, "c2",
                      "cost per job and unit time at cluster 2"),
         "truncation": slider(w.IntSlider, truncation, 5, 100, 1, "Delta",
-                             "the queues are truncated at Delta jobs each (the paper's Delta)"),
+                             "the queues are truncated at Delta jobs each (the paper's Delta)",
+                             name="truncation"),
         "x1": slider(w.IntSlider, x1, 0, 1, 1, "x1",
-                     "one-node jobs in service at cluster 1: the slice of the policy drawn"),
+                     "one-node jobs in service at cluster 1: the slice of the policy drawn",
+                     name="x1"),
     }  # fmt: skip
     out = w.Output()
     status = status_line()

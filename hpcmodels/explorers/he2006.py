@@ -6,6 +6,7 @@ import ipywidgets as w
 import pandas as pd
 from IPython.display import display
 
+from ..errors import InvalidType
 from ..papers import he2006
 from ..queueing import UniformSlack
 from ..queueing.system import MultiCluster
@@ -40,17 +41,29 @@ def allocation_explorer(
     """Sliders for workload, node counts, node speeds and slack; the weighted, ORT and OMR
     fractions and their exact mean response time and miss rate recompute live. At the
     settings of the paper's Tables 3 and 4 its printed fractions are shown beside ours
-    with the difference; elsewhere one line says where they are."""
+    with the difference; elsewhere one line says where they are.
+
+    ``system`` is a :class:`~hpcmodels.queueing.system.MultiCluster`; every argument
+    sets a slider and must lie in its range: ``workload`` in [0.02, 0.98],
+    ``slack_upper`` in [1, 120] s, each of ``system.nodes`` a whole number in [1, 64],
+    each of ``system.speeds`` in [0.5, 40]; else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the argument, the value and the
+    range."""
+    if not isinstance(system, MultiCluster):
+        raise InvalidType(f"system must be a MultiCluster, got {type(system).__name__}")
     load = slider(w.FloatSlider, workload, 0.02, 0.98, 0.01, "workload (share of capacity)",
-                  "the arrival rate as a share of the rate that saturates the whole system")  # fmt: skip
+                  "the arrival rate as a share of the rate that saturates the whole system",
+                  name="workload")  # fmt: skip
     slack = slider(w.FloatSlider, slack_upper, 1, 120, 1, "slack max (s)",
                    "jobs' slack is uniform on [0, max] seconds: the wait a soft real-time job "
-                   "tolerates; changes OMR and the miss rates only")  # fmt: skip
-    nodes = [slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}", f"nodes of cluster {i + 1}")
+                   "tolerates; changes OMR and the miss rates only",
+                   name="slack_upper")  # fmt: skip
+    nodes = [slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}", f"nodes of cluster {i + 1}",
+                    name=f"system.nodes[{i}]")
              for i, m in enumerate(system.nodes)]  # fmt: skip
     speeds = [
         slider(w.FloatSlider, s, 0.5, 40, 0.5, f"speed {i + 1} (jobs/s per node)",
-               f"service rate of one node of cluster {i + 1}")
+               f"service rate of one node of cluster {i + 1}", name=f"system.speeds[{i}]")
         for i, s in enumerate(system.speeds)
     ]  # fmt: skip
     out = w.Output()

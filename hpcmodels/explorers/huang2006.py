@@ -70,17 +70,20 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     """Two scheduling configurations side by side on the same jobs: load factor, slowdown
     ratio and (selection, allocation, co-allocation) for each; the metrics and the
     waiting-time distributions recompute on every change (one simulation takes well
-    under a second on the SDSC SP2 log). The slowdown ratio reaches the runs whose
-    co-allocation is one of Huang's heuristics (the other runs have nothing it could
-    slow down)."""
+    under a second on the SDSC SP2 log). ``load_factor`` (in [1, 4]) and ``slowdown``
+    (in [1, 6]) set the sliders: a value outside a slider's range is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the argument, the value and the
+    range. The slowdown ratio reaches the runs whose co-allocation is one of Huang's
+    heuristics (the other runs have nothing it could slow down)."""
     if reason := missing_of(jobs):  # the log is missing: say so where the explorer would be
         return w.VBox([w.HTML(f"<b>Explorer not run</b>: {html.escape(reason)}")])
     base = jobs[["submit", "runtime", "procs"]]
     lf = slider(w.FloatSlider, load_factor, 1.0, 4.0, 0.25, "load factor",
-                "every runtime times this factor (Section 2): higher is busier")  # fmt: skip
+                "every runtime times this factor (Section 2): higher is busier",
+                name="load_factor")  # fmt: skip
     sd = slider(w.FloatSlider, slowdown, 1.0, 6.0, 0.5, "slowdown ratio",
                 "a co-allocated job runs this many times slower (Section 3); no effect without "
-                "co-allocation")  # fmt: skip
+                "co-allocation", name="slowdown")  # fmt: skip
     coal_names = [c or "none" for c in COALLOCATIONS]
 
     def config(name, sel, alloc, coal):

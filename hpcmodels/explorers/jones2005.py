@@ -34,12 +34,17 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
                              link_mbps: float = 1000.0) -> w.VBox:  # fmt: skip
     """Jones 2005, Figs. 5-7 live: place each job's nodes on three clusters; every link's
     required bandwidth (Eq. 1 with Eq. 8's PPBW), the allotment of Steps 1-5 and each
-    job's slowdown factor (Eq. 5) recompute at once."""
+    job's slowdown factor (Eq. 5) recompute at once.
+
+    The arguments set sliders and must lie in their ranges: every node count of
+    ``jobs`` a whole number in [0, 20], ``bsbw`` in [0, 2000] and ``link_mbps`` in
+    [100, 2000] Mbps; else an :class:`~hpcmodels.errors.InvalidParameter` naming the
+    argument, the value and the range."""
     m = len(jobs[0])
-    nodes = [[slider(w.IntSlider, n, 0, 20, 1, f"job {k + 1} on C{i + 1}")
+    nodes = [[slider(w.IntSlider, n, 0, 20, 1, f"job {k + 1} on C{i + 1}", name=f"jobs[{k}][{i}]")
               for i, n in enumerate(job)] for k, job in enumerate(jobs)]  # fmt: skip
-    bw = slider(w.FloatSlider, bsbw, 0, 2000, 50, "BSBW (Mbps)")
-    cap = slider(w.FloatSlider, link_mbps, 100, 2000, 50, "link capacity (Mbps)")
+    bw = slider(w.FloatSlider, bsbw, 0, 2000, 50, "BSBW (Mbps)", name="bsbw")
+    cap = slider(w.FloatSlider, link_mbps, 100, 2000, 50, "link capacity (Mbps)", name="link_mbps")
     out = w.Output()
 
     def update():
@@ -115,18 +120,31 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
     """Jones 2005, Section 6 at a glance: BSBW, LSLT, B3's chunk and the number of
     clusters; every strategy runs on the same Section 6.1 workload (``jobs_per_cluster``
     jobs per cluster, the first change or so takes a second) and a table and a chart of
-    their average turnaround times redraw, with a progress bar while they run."""
+    their average turnaround times redraw, with a progress bar while they run.
+
+    ``bsbw`` (in [100, 1000] Mbps), ``lslt`` (in [0.4, 1.2]), ``chunk`` (in [0.5, 0.95])
+    and ``clusters`` (a whole number in [2, 8]) set sliders: a value outside a slider's
+    range is an :class:`~hpcmodels.errors.InvalidParameter` naming the argument, the
+    value and the range."""
     strategies = ("no_share", "migration_only", "ideal", "first_fit", "a1", "b1", "b2", "b3", "b4")
     bw = slider(w.FloatSlider, bsbw, 100, 1000, 50, "BSBW (Mbps)",
-                "every job's bisection bandwidth (Eq. 8 turns it into bandwidth per node)")  # fmt: skip
+                "every job's bisection bandwidth (Eq. 8 turns it into bandwidth per node)",
+                name="bsbw")  # fmt: skip
     level = slider(w.FloatSlider, lslt, 0.4, 1.2, 0.1, "LSLT",
                    "link saturation level threshold: the share of a link's capacity A1 and "
-                   "B1-B4 aim not to exceed (Section 6.2)")  # fmt: skip
+                   "B1-B4 aim not to exceed (Section 6.2)", name="lslt")  # fmt: skip
     chunk_size = slider(w.FloatSlider, chunk, 0.5, 0.95, 0.05, "B3 chunk",
                         "B3 (big-small chunk) puts this share of a job on one cluster and the "
-                        "rest elsewhere; changes B3 only")  # fmt: skip
+                        "rest elsewhere; changes B3 only", name="chunk")  # fmt: skip
     count = slider(
-        w.IntSlider, clusters, 2, 8, 1, "clusters", "clusters of 100 nodes each (Section 6.1)"
+        w.IntSlider,
+        clusters,
+        2,
+        8,
+        1,
+        "clusters",
+        "clusters of 100 nodes each (Section 6.1)",
+        name="clusters",
     )
     note = hint()
 

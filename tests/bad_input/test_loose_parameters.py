@@ -16,7 +16,13 @@ from hpcmodels import plots, site
 from hpcmodels.bandwidth import Network, run_point
 from hpcmodels.bandwidth.experiment import Setup, att_gap
 from hpcmodels.errors import InvalidParameter, InvalidType
-from hpcmodels.explorers import policy_explorer
+from hpcmodels.explorers import (
+    allocation_explorer,
+    bandwidth_explorer,
+    link_saturation_explorer,
+    mdp_explorer,
+    policy_explorer,
+)
 from hpcmodels.explorers.printed import Printed
 from hpcmodels.mdp import CoallocationMDP
 from hpcmodels.mdp.simulate import simulate_policy
@@ -38,6 +44,7 @@ from hpcmodels.papers.report import (
     write_report,
 )
 from hpcmodels.papers.store import compute_store, store_path, verify_store
+from hpcmodels.queueing.system import MultiCluster
 from hpcmodels.sweep import sweep, sweep_results
 from hpcmodels.workloads import swf_frame
 from hpcmodels.workloads.archive import archive_log_path, load_archive_log
@@ -391,3 +398,81 @@ def test_a_zero_allocation_workload_is_refused_not_read_as_the_default():
     kept = simulate_point(TABLE2, 0.5, "ORT-RR", 0, 200, 20, 20, alloc_workload=0.1)
     own = simulate_point(TABLE2, 0.5, "ORT-RR", 0, 200, 20, 20)
     assert kept["mean_response"] != own["mean_response"]
+
+
+# ---------------------------------------------------------------- explorers' sliders
+
+
+@pytest.mark.parametrize(
+    ("call", "name", "value", "bounds"),
+    [
+        (lambda: mdp_explorer(rho=1.2), "rho", "1.2", r"\[0.3, 0.95\]"),
+        (lambda: mdp_explorer(rho=0.1), "rho", "0.1", r"\[0.3, 0.95\]"),
+        (lambda: mdp_explorer(p=-0.1), "p", "-0.1", r"\[0.0, 1.0\]"),
+        (lambda: mdp_explorer(mu3=2.0), "mu3", "2.0", r"\[0.1, 1.5\]"),
+        (lambda: mdp_explorer(truncation=500), "truncation", "500", r"\[5, 100\]"),
+        (lambda: mdp_explorer(truncation=30.5), "truncation", "30.5", r"\[5, 100\]"),
+        (lambda: mdp_explorer(x1=2), "x1", "2", r"\[0, 1\]"),
+        (lambda: mdp_explorer(rho=float("nan")), "rho", "nan", r"\[0.3, 0.95\]"),
+        (lambda: allocation_explorer(workload=0.99), "workload", "0.99", r"\[0.02, 0.98\]"),
+        (lambda: allocation_explorer(slack_upper=200.0), "slack_upper", "200.0", r"\[1, 120\]"),
+        (
+            lambda: allocation_explorer(MultiCluster((100, 5), (20, 16))),
+            r"system.nodes\[0\]",
+            "100",
+            r"\[1, 64\]",
+        ),
+        (
+            lambda: allocation_explorer(MultiCluster((3, 5), (20, 60))),
+            r"system.speeds\[1\]",
+            "60.0",
+            r"\[0.5, 40\]",
+        ),
+        (
+            lambda: policy_explorer(HUANG_JOBS, CLUSTERS, load_factor=0.5),
+            "load_factor",
+            "0.5",
+            r"\[1.0, 4.0\]",
+        ),
+        (
+            lambda: policy_explorer(HUANG_JOBS, CLUSTERS, slowdown=8.0),
+            "slowdown",
+            "8.0",
+            r"\[1.0, 6.0\]",
+        ),
+        (lambda: link_saturation_explorer(bsbw=3000.0), "bsbw", "3000.0", r"\[0, 2000\]"),
+        (lambda: link_saturation_explorer(link_mbps=50.0), "link_mbps", "50.0", r"\[100, 2000\]"),
+        (
+            lambda: link_saturation_explorer(((25, 0, 0), (1, 1, 1))),
+            r"jobs\[0\]\[0\]",
+            "25",
+            r"\[0, 20\]",
+        ),
+        (lambda: bandwidth_explorer(100, bsbw=50.0), "bsbw", "50.0", r"\[100, 1000\]"),
+        (lambda: bandwidth_explorer(100, lslt=1.5), "lslt", "1.5", r"\[0.4, 1.2\]"),
+        (lambda: bandwidth_explorer(100, chunk=0.3), "chunk", "0.3", r"\[0.5, 0.95\]"),
+        (lambda: bandwidth_explorer(100, clusters=12), "clusters", "12", r"\[2, 8\]"),
+    ],
+)
+def test_an_explorer_refuses_a_value_outside_its_slider(call, name, value, bounds):
+    with pytest.raises(InvalidParameter, match=rf"^{name} must be .*{bounds}, got {value}$"):
+        call()
+
+
+def test_an_explorer_refuses_a_value_of_the_wrong_type():
+    with pytest.raises(InvalidType, match="x1"):
+        mdp_explorer(x1="1")
+    with pytest.raises(InvalidType, match="system must be a MultiCluster"):
+        allocation_explorer(system=((3, 5), (20, 16)))
+
+
+def test_explorers_take_values_inside_and_at_the_ends_of_their_sliders():
+    box = mdp_explorer(rho=0.95, p=0.0, mu3=1.5, truncation=5, x1=0)
+    values = [c.value for c in box.children[0].children]
+    assert values == [0.95, 0.95, 0.0, 1.5]
+    box = allocation_explorer(MultiCluster((64, 1), (40, 0.5)), workload=0.02, slack_upper=120)
+    assert [s.value for s in box.children[1].children] == [64, 1]
+    box = policy_explorer(HUANG_JOBS, CLUSTERS, load_factor=4.0, slowdown=6.0)
+    assert [s.value for s in box.children[0].children[:2]] == [4.0, 6.0]
+    box = link_saturation_explorer(((20, 0, 1), (0, 2, 2)), bsbw=0.0, link_mbps=2000.0)
+    assert box.children[0].children[0].value == 20
