@@ -426,8 +426,8 @@ def simulate(
     ``estimate`` column (default: the runtime) feeds the backfilling policies.
     ``coallocation`` (``"fixed_order"``, ``"larger_first"``, ``"smaller_first"``) lets a
     job that fits no single cluster run across sites, ``slowdown`` times slower (Huang
-    2006; a ``slowdown`` other than 1 without one of these three heuristics is refused,
-    since nothing would read it). A job wider than every cluster (than all of them
+    2006; also with Jones's modules below; a ``slowdown`` other than 1 without
+    co-allocation is refused, since nothing would read it). A job wider than every cluster (than all of them
     together, with co-allocation) is an error, or with ``drop_too_wide=True`` is left
     out and counted in ``metrics["dropped"]``; when every job is left out the result is
     empty (no rows scheduled, metrics NaN). With a bandwidth-aware module (``coallocation="a1"`` ...
@@ -618,20 +618,16 @@ def _check_applies(
 ) -> None:
     """A knob given where nothing reads it is an :class:`InvalidParameter` naming it and
     saying when it applies (the defaults ``slowdown=1.0``, ``tla=None`` and
-    ``network=None`` always pass): ``slowdown`` with a Huang heuristic only, ``tla`` with
+    ``network=None`` always pass): ``slowdown`` with co-allocation only (a co-allocated
+    job's work is ``runtime x slowdown``, whichever heuristic or module placed it), ``tla`` with
     ``allocation="tla"`` only, ``network`` with a bandwidth-aware module or, dynamic,
     with a Huang heuristic."""
     huang = 0 < coal < A1
-    if slowdown != 1.0 and not huang:
+    if slowdown != 1.0 and not coal:
         raise InvalidParameter(
-            f"slowdown = {slowdown!r} applies only to jobs co-allocated by a Huang heuristic "
-            f"(coallocation='fixed_order', 'larger_first' or 'smaller_first'), got "
-            f"coallocation={coallocation!r}"
-            + (
-                ": a bandwidth-aware module's co-allocated jobs pay on the network's links"
-                if coal >= A1
-                else ""
-            )
+            f"slowdown = {slowdown!r} applies only to co-allocated jobs (a Huang heuristic "
+            f"'fixed_order', 'larger_first', 'smaller_first' or a bandwidth-aware module "
+            f"'a1' ... 'b4'), got coallocation={coallocation!r}: nothing is co-allocated"
         )
     if tla is not None and alloc != TLA:
         raise InvalidParameter(

@@ -78,8 +78,7 @@ def point(x: int) -> dict:
     [
         (dict(slowdown=2.0), "slowdown"),  # no co-allocation: nothing to slow down
         (dict(slowdown=1.5, allocation="best_fit"), "slowdown"),
-        (dict(slowdown=2, coallocation="a1", network=NET), "slowdown"),  # the links price it
-        (dict(slowdown=1.0 + 1e-9, coallocation="b3", network=NET), "slowdown"),
+        (dict(slowdown=1.0 + 1e-9, allocation="tla"), "slowdown"),
         (dict(tla=TLAOptions()), "tla"),  # first fit reads no TLA knob
         (dict(tla=TLAOptions(depth=3), allocation="ai2"), "tla"),
         (dict(tla=TLAOptions(), allocation="best_fit", coallocation="fixed_order"), "tla"),
@@ -106,6 +105,10 @@ def test_simulate_reads_each_knob_where_it_applies():
     for module, network in (("a1", NET), ("b3", STATIC), ("larger_first", NET)):
         res = simulate(JOBS, CLUSTERS, coallocation=module, network=network, drop_too_wide=True)
         assert "max_link_level" in res.counters
+    for module in ("a1", "b1"):  # a module's co-allocated job does runtime x slowdown of work
+        one = simulate(JOBS, CLUSTERS, coallocation=module, network=NET)
+        two = simulate(JOBS, CLUSTERS, coallocation=module, network=NET, slowdown=2.0)
+        assert (two.jobs["cluster"] == -1).any() and two.metrics["att"] > one.metrics["att"]
     defaults = simulate(narrow, CLUSTERS, slowdown=1.0, tla=None, network=None)
     assert defaults.metrics == simulate(narrow, CLUSTERS).metrics
 
