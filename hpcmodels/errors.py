@@ -6,11 +6,11 @@ Each subclass keeps the builtin a caller may already catch: ``LogNotAvailable`` 
 a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``.
 
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
-``InvalidParameter`` naming it and its value; ``check_bool`` a flag, ``check_choice`` a
-name from a fixed set, ``check_array`` an array of numbers, ``check_frame`` a table's
-type and columns and ``check_path`` a file or folder name. ``reworded`` gives a caught
-error a caller's message and keeps its class (an ``InvalidType`` stays an
-``InvalidType``).
+``InvalidParameter`` naming it and its value (``check_ints`` a sequence of whole
+numbers, naming the entry); ``check_bool`` a flag, ``check_choice`` a name from a fixed
+set, ``check_array`` an array of numbers, ``check_frame`` a table's type and columns and
+``check_path`` a file or folder name. ``reworded`` gives a caught error a caller's
+message and keeps its class (an ``InvalidType`` stays an ``InvalidType``).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ __all__ = [
     "check_choice",
     "check_frame",
     "check_int",
+    "check_ints",
     "check_path",
     "check_real",
     "reworded",
@@ -113,6 +114,40 @@ def check_int(
         error = InvalidParameter if _is_number(value) else InvalidType
         raise error(f"{name} must be a whole number{rule}, got {value!r}")
     return number
+
+
+def check_ints(
+    name: str,
+    values: object,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    max_length: int | None = None,
+) -> list[int]:
+    """``values`` as a list of ints: an iterable (a list, tuple, range, array or
+    generator, read once) of whole numbers, each in ``[minimum, maximum]`` as
+    :func:`check_int` reads it and named ``name[i]`` when it is not; with
+    ``max_length``, at most that many (a longer one is refused before it is read
+    further). A string, bytes, a dict, ``None`` or a non-iterable is an
+    :class:`InvalidType` naming ``name``."""
+    from collections.abc import Iterable
+    from itertools import islice
+
+    if isinstance(values, str | bytes | dict) or not isinstance(values, Iterable):
+        raise InvalidType(f"{name} must be a sequence of whole numbers, got {values!r:.80}")
+    if max_length is not None:
+        try:
+            size = len(values)
+        except OverflowError:  # a range longer than sys.maxsize
+            size = max_length + 1
+        except TypeError:  # a generator: read one more than allowed, no further
+            values = list(islice(values, max_length + 1))
+            size = len(values)
+        if size > max_length:
+            raise InvalidParameter(f"{name} must hold at most {max_length} numbers")
+    return [
+        check_int(f"{name}[{i}]", v, minimum=minimum, maximum=maximum) for i, v in enumerate(values)
+    ]
 
 
 def check_real(

@@ -7,13 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..bounds import MAX_PROCS
 from ..errors import InvalidParameter, InvalidType, check_int, check_real
 
-__all__ = ["Cluster", "cluster_arrays", "cluster_list"]
-
-MAX_PROCS = 2**53
-"""Most processors a cluster, or all clusters together, may have: counts stay exact in
-the engine's int64 sums and float64 metrics."""
+__all__ = ["Cluster", "cluster_arrays", "cluster_list", "MAX_PROCS"]
 
 
 @dataclass(frozen=True)
