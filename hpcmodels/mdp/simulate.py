@@ -23,6 +23,12 @@ import numba
 import numpy as np
 import pandas as pd
 
+from ..bounds import (
+    MAX_COMPLETIONS,
+    MAX_REPLICATES,
+    MAX_SEED,
+    MAX_TOTAL_COMPLETIONS,
+)
 from ..errors import InvalidParameter, check_bool, check_int, check_real
 from ..stats import t_interval
 from .model import CoallocationMDP
@@ -129,12 +135,25 @@ def simulate_policy(
     Replication ``i`` draws from the ``i``-th child stream of ``SeedSequence(seed)``
     (``SeedSequence(seed).spawn(n)[i]`` for any ``n > i``); ``first`` starts the runs at
     replication ``first``, so any one replication can be rerun alone and gives the
-    same number as in a longer series. ``truncated`` is a bool (``"no"``, 0 or None is an
-    :class:`~hpcmodels.errors.InvalidType` naming it)."""
+    same number as in a longer series.
+
+    ``completions`` is a whole number in [1, 10**10]: a run is one numba call, which
+    Ctrl-C cannot interrupt, and 10**10 completions take about 10 minutes at the
+    measured ~2 x 10**7 completions per second (:data:`hpcmodels.bounds.MAX_COMPLETIONS`);
+    ``replications`` one in [1, 10**6], with ``completions x replications`` at most
+    10**12 (about 14 hours; Ctrl-C stops the call between runs); ``first`` one in [0,
+    10**6 - 1] (a replicate index, :data:`hpcmodels.bounds.MAX_REPLICATES`); ``seed`` one
+    in [0, 2**63 - 1]; ``warmup`` a fraction in [0, 1); ``truncated`` a bool."""
+    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
+    replications = check_int("replications", replications, minimum=1, maximum=MAX_REPLICATES)
+    if completions * replications > MAX_TOTAL_COMPLETIONS:
+        raise InvalidParameter(
+            f"completions x replications must be <= {MAX_TOTAL_COMPLETIONS} (about 14 hours "
+            f"of simulation), got {completions} x {replications}"
+        )
+    first = check_int("first", first, minimum=0, maximum=MAX_REPLICATES - 1)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     truncated = check_bool("truncated", truncated)
-    completions = check_int("completions", completions, minimum=1)
-    replications = check_int("replications", replications, minimum=1)
-    first = check_int("first", first, minimum=0)
     if not check_real("warmup", warmup, at_least=0.0) < 1:
         raise InvalidParameter(f"warmup must be a fraction in [0, 1), got {warmup!r}")
     table = np.zeros(mdp.n_states, np.int8)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..bounds import MAX_ITERATIONS
 from ..equality import ByValue
 from ..errors import InvalidParameter, InvalidType, check_array, check_int, check_real
 from .evaluation import TwoLevel
@@ -91,15 +92,13 @@ class Solution(ByValue):
     def policy_table(self, x1: int = 1, q1_max: int = 15, q2_max: int = 15) -> pd.DataFrame:
         """Actions in states ``(q1, q2, 2, x1, 0, 0)``: the head job needs two nodes, no
         local 2-component or co-allocated job runs (the paper's Figs. 2-4). Rows
-        ``q1 = 1 .. q1_max``, columns ``q2 = 0 .. q2_max`` (whole numbers, at most Delta;
-        bools and strings are refused)."""
+        ``q1 = 1 .. q1_max``, columns ``q2 = 0 .. q2_max`` (whole numbers, ``q1_max`` in
+        [1, Delta] and ``q2_max`` in [0, Delta]; ``x1`` in [0, 2]; bools and strings are
+        refused)."""
         d = self.mdp.truncation
         x1 = check_int("x1", x1, minimum=0, maximum=2)
-        q1_max, q2_max = check_int("q1_max", q1_max), check_int("q2_max", q2_max)
-        if not (1 <= q1_max <= d and 0 <= q2_max <= d):
-            raise InvalidParameter(
-                f"q1_max must lie in [1, {d}] and q2_max in [0, {d}] (Delta = {d})"
-            )
+        q1_max = check_int("q1_max", q1_max, minimum=1, maximum=d)
+        q2_max = check_int("q2_max", q2_max, minimum=0, maximum=d)
         table = np.array(
             [
                 [self.action((q1, q2, 2, x1, 0, 0)) for q2 in range(q2_max + 1)]
@@ -120,7 +119,7 @@ class _Bellman:
         if not isinstance(mdp, CoallocationMDP):
             raise InvalidType(f"mdp must be a CoallocationMDP, got {type(mdp).__name__}")
         self.mdp, self.tol = mdp, check_real("tol", tol, above=0.0)
-        self.max_iter = check_int("max_iter", max_iter, minimum=1)
+        self.max_iter = check_int("max_iter", max_iter, minimum=1, maximum=MAX_ITERATIONS)
         self.p0, self.p1 = (csr_arrays(m) for m in mdp.transition_matrices())
         self.k = mdp.nu + mdp.beta
         alpha = mdp.nu / self.k
@@ -200,7 +199,9 @@ def _successive(mdp, tol, max_iter, start, method, between=None) -> Solution:
 def value_iteration(
     mdp: CoallocationMDP, tol: float = 1e-6, max_iter: int = 100_000, start=None
 ) -> Solution:
-    """Successive approximation ``J <- T J`` with the MacQueen stopping rule."""
+    """Successive approximation ``J <- T J`` with the MacQueen stopping rule.
+    ``max_iter`` is a whole number in [1, 10**6] (:data:`hpcmodels.bounds.MAX_ITERATIONS`:
+    about a minute of steps at Delta = 30); ``tol`` a finite number > 0."""
     return _successive(mdp, tol, max_iter, start, "value_iteration")
 
 
@@ -218,7 +219,8 @@ def policy_iteration(
 ) -> Solution:
     """Howard's policy iteration from the greedy policy of ``start`` (of ``J = 0``: the
     policy that never co-allocates); each policy is evaluated to ``tol / (4 f)``, so
-    that a policy that repeats also passes the stopping rule."""
+    that a policy that repeats also passes the stopping rule. ``max_iter`` is a whole
+    number in [1, 10**6] (:data:`hpcmodels.bounds.MAX_ITERATIONS`)."""
     started = time.perf_counter()
     bellman = _Bellman(mdp, tol, max_iter)
     values = _start(mdp, start)
@@ -242,7 +244,8 @@ def modified_policy_iteration(
 ) -> Solution:
     """A Bellman step (greedy policy, stopping test), then ``cycles`` two-level cycles
     of that policy's evaluation; repeated until the MacQueen rule certifies ``tol``.
-    ``cycles`` is a whole number in [1, 10**4]."""
+    ``cycles`` is a whole number in [1, 10**4]; ``max_iter`` one in [1, 10**6]
+    (:data:`hpcmodels.bounds.MAX_ITERATIONS`)."""
     cycles = check_int("cycles", cycles, minimum=1, maximum=MAX_CYCLES)
     solver = None
 

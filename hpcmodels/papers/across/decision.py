@@ -35,11 +35,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...errors import InvalidType, check_frame, check_int
+from ...bounds import MAX_COMPLETIONS, MAX_REPLICATES, MAX_SEED, MAX_TOTAL_COMPLETIONS
+from ...errors import InvalidParameter, InvalidType, check_frame, check_int
 from ...mdp import CoallocationMDP, solve
 from ...mdp.simulate import simulate_policy
 from ...stats import t_interval
-from ..filippopoulos.model import heuristic_actions, model
+from ..filippopoulos.model import check_truncation, heuristic_actions, model
 from ..filippopoulos.policies import EXPERIMENT_STEPS
 
 __all__ = [
@@ -91,9 +92,20 @@ def decision_runs(
     replication with the simulated average cost (``replications`` runs of ``completions``
     completions on the chain truncated at ``truncation``, stream ``r`` of
     ``SeedSequence(seed)`` for every rule), the exact cost and how many states
-    co-allocate."""
-    completions = check_int("completions", completions, minimum=1)
-    replications = check_int("replications", replications, minimum=2)
+    co-allocate.
+
+    ``completions`` is a whole number in [1, 10**10], ``replications`` one in [2, 10**6]
+    with ``completions x replications`` at most 10**12, ``truncation`` one in [1, 1000]
+    and ``seed`` one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`)."""
+    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
+    replications = check_int("replications", replications, minimum=2, maximum=MAX_REPLICATES)
+    if completions * replications > MAX_TOTAL_COMPLETIONS:
+        raise InvalidParameter(
+            f"completions x replications must be <= {MAX_TOTAL_COMPLETIONS} (about 14 hours "
+            f"of simulation per rule), got {completions} x {replications}"
+        )
+    truncation = check_truncation(truncation)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     rows = []
     for name, params in experiments:
         mdp = model(truncation, **params)

@@ -10,13 +10,14 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ...errors import InvalidParameter
+from ...bounds import MAX_COMPLETIONS, MAX_REPLICATES
+from ...errors import InvalidParameter, check_int
 from ...mdp import CoallocationMDP, solve
 from ...mdp.simulate import simulate_policy
 from ..ensemble import paired_claim, summarize
 from ..report import alike, compare_claim, fmt_series
 from ..store import values
-from .model import heuristic_actions, model
+from .model import check_truncation, heuristic_actions, model
 from .policies import coallocation_extent, coallocation_threshold
 from .published import (
     ENSEMBLE_COMPLETIONS,
@@ -53,12 +54,17 @@ def ensemble_points(
     :data:`SIM_FIGURES`, ``replicates`` single runs of ``completions`` job completions
     each (the paper: 60 replications of 2,000,000), the truncated chain at Delta = 30 as
     in the notebook. One point is one replicate of all three policies: the same random
-    numbers for each (common random numbers), so they are compared run by run."""
+    numbers for each (common random numbers), so they are compared run by run.
+
+    ``replicates`` is a whole number in [1, 10**6] and ``completions`` one in [1, 10**10]
+    (:mod:`hpcmodels.bounds`)."""
+    replicates = check_int("replicates", replicates, minimum=1, maximum=MAX_REPLICATES)
+    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
     return [
         {
             "figure": figure,
             **_full(point),
-            "completions": int(completions),
+            "completions": completions,
             "truncation": 30,
             "replicate": r,
         }
@@ -92,24 +98,29 @@ def ensemble_point(
 ) -> dict[str, float]:
     """One replicate at one point of ``figure``: the average cost of the optimal,
     heuristic and local policies in one run each (warm-up 5 %), all three on random
-    stream ``replicate`` of ``SeedSequence(ENSEMBLE_SEED)``: ``{item key: cost}``."""
+    stream ``replicate`` of ``SeedSequence(ENSEMBLE_SEED)``: ``{item key: cost}``.
+    ``completions`` is a whole number in [1, 10**10], ``truncation`` one in [1, 1000]
+    and ``replicate`` one in [0, 10**6 - 1] (:mod:`hpcmodels.bounds`)."""
     if figure not in SIM_FIGURES:
         raise InvalidParameter(f"unknown figure {figure!r}; choose one of {list(SIM_FIGURES)}")
+    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
+    truncation = check_truncation(truncation)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     params = dict(rho=float(rho), mu3=float(mu3), p=float(p), c1=float(c1), c2=float(c2))
     x = SIM_FIGURES[figure][0]
-    mdp = model(int(truncation), **params)
+    mdp = model(truncation, **params)
     out = {}
-    solved = _optimal(mdp, (int(truncation), *params.values()))
+    solved = _optimal(mdp, (truncation, *params.values()))
     for policy in POLICIES:
         chosen = solved if policy == "optimal" else policy
         runs = simulate_policy(
             mdp,
             chosen,
-            completions=int(completions),
+            completions=completions,
             replications=1,
             seed=ENSEMBLE_SEED,
             truncated=True,
-            first=int(replicate),
+            first=replicate,
         )
         out[ensemble_key(figure, policy, x, params[x])] = float(runs["average_cost"].iloc[0])
     return out
@@ -424,8 +435,11 @@ def exact_check(costs: pd.DataFrame, truncation: int = 30) -> pd.DataFrame:
     """:func:`ensemble_costs`'s frame with each policy's exact long-run average cost on
     the truncated chain (:meth:`CoallocationMDP.average_cost`, from the stationary
     distribution) and ``z``: how many standard errors of the mean of the runs it lies
-    from that value (a check of the simulation at paper scale)."""
+    from that value (a check of the simulation at paper scale). ``truncation`` is a
+    whole number in [1, 1000]."""
     from scipy import stats
+
+    truncation = check_truncation(truncation)
 
     exact = {}
     for figure, (x, points) in SIM_FIGURES.items():

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import check_int
 from ...mdp import CoallocationMDP
+from ...mdp.model import MAX_TRUNCATION
 from .published import EXPERIMENT_1
 
 
+def check_truncation(value: object, name: str = "truncation") -> int:
+    """``value`` as Delta, a whole number in [1, 1000]
+    (:data:`hpcmodels.mdp.model.MAX_TRUNCATION`: about 12 million states, minutes of
+    solving); else an :class:`~hpcmodels.errors.InvalidParameter` naming ``name``."""
+    return check_int(name, value, minimum=1, maximum=MAX_TRUNCATION)
+
+
 def model(truncation: int = 30, **params) -> CoallocationMDP:
-    """A model of the paper: Fig. 2's parameters unless overridden (``rho`` sets both loads)."""
+    """A model of the paper: Fig. 2's parameters unless overridden (``rho`` sets both loads).
+    ``truncation`` (Delta) is a whole number in [1, 1000] (:func:`check_truncation`)."""
+    truncation = check_truncation(truncation)
     settings = dict(EXPERIMENT_1, mu1=1.0, mu2=1.0, c1=2.0, c2=1.0, beta=0.05)
     rho = params.pop("rho", None)
     if rho is not None:

@@ -12,9 +12,11 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ...errors import InvalidParameter, check_bool
+from ...bounds import MAX_ITERATIONS
+from ...errors import InvalidParameter, check_bool, check_ints
 from ...mdp import solve, value_iteration
-from .model import heuristic_actions, model
+from ...mdp.model import MAX_TRUNCATION
+from .model import check_truncation, heuristic_actions, model
 from .published import EXPERIMENT_1, EXPERIMENT_2, PAPER_TABLES
 
 WINDOW = (15, 15)
@@ -32,7 +34,8 @@ the two (load, mu3 and p all change) and attributes the difference to the load."
 
 def policy_comparison(figure: str, truncation: int = 30) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Our policy table next to the paper's for Fig. 2, 3 or 4: (ours, cell-wise
-    difference ours - paper)."""
+    difference ours - paper). ``truncation`` is a whole number in [1, 1000]."""
+    truncation = check_truncation(truncation)
     experiment, x1, paper = PAPER_TABLES[figure]
     solution = solve(model(truncation, **experiment))
     ours = solution.policy_table(x1, paper.shape[0], paper.shape[1] - 1)
@@ -48,8 +51,10 @@ def truncation_study(
 ) -> pd.DataFrame:
     """How the policy in the paper's window changes with Delta: cells agreeing with the
     paper and with the largest Delta, iterations, seconds and the certified bound.
-    ``progress`` (a bar over the Deltas) is a bool."""
+    ``progress`` (a bar over the Deltas) is a bool; ``truncations`` whole numbers in [1,
+    1000], each checked before any is solved."""
     progress = check_bool("progress", progress)
+    truncations = check_ints("truncations", truncations, minimum=1, maximum=MAX_TRUNCATION)
     experiment, x1, paper = PAPER_TABLES[figure]
     rows, tables = [], {}
     for d in tqdm(truncations, desc=f"truncation ({figure})", disable=not progress):
@@ -116,7 +121,11 @@ def stopping_study(
     after each of ``iterations`` steps and run to our stopping rule (last row): the
     certified bound reached (every value within it of the optimum), the states whose
     action is the converged one, and the cells of the figure agreeing with the paper.
-    Section 4 reports "approximately 1100 iterations" and no stopping rule."""
+    Section 4 reports "approximately 1100 iterations" and no stopping rule.
+    ``iterations``: whole numbers in [1, 10**6] (:data:`hpcmodels.bounds.MAX_ITERATIONS`);
+    ``truncation`` one in [1, 1000]."""
+    iterations = check_ints("iterations", iterations, minimum=1, maximum=MAX_ITERATIONS)
+    truncation = check_truncation(truncation)
     experiment, x1, paper = PAPER_TABLES[figure]
     mdp = model(truncation, **experiment)
     converged = value_iteration(mdp)
@@ -152,7 +161,9 @@ def beyond_window(figure: str, truncations: Sequence[int] = (30, 60)) -> pd.Data
     table's policy (:data:`BEYOND_WINDOW`: both queues beyond the last printed row and
     column, up to 30): at each Delta, how many there are, how many take the action of
     the printed corner cell, and where the others lie. The same states (q1, q2 <= 30)
-    at every Delta, so a larger Delta shows what the truncation does to them."""
+    at every Delta, so a larger Delta shows what the truncation does to them.
+    ``truncations``: whole numbers in [1, 1000]."""
+    truncations = check_ints("truncations", truncations, minimum=1, maximum=MAX_TRUNCATION)
     experiment, x1, paper = PAPER_TABLES[figure]
     corner = int(paper[-1, -1])
     rows = []
@@ -185,7 +196,13 @@ def coallocation_extent(
     the window ``q1 <= window[0], q2 <= window[1]`` (head job of two nodes, no 2-node or
     co-allocated job running, as in Figs. 2-4) where it co-allocates, for x1 = 0 and
     x1 = 1, and where the heuristic does (x1 = 1). Section 5 judges how beneficial
-    co-allocation is by this extent ("it is fully employed when x1 = 1")."""
+    co-allocation is by this extent ("it is fully employed when x1 = 1").
+    ``truncation`` is a whole number in [1, 1000]; ``window`` two whole numbers in [0,
+    1000] (queue lengths; beyond Delta it takes every state)."""
+    truncation = check_truncation(truncation)
+    window = tuple(check_ints("window", window, minimum=0, maximum=MAX_TRUNCATION))
+    if len(window) != 2:
+        raise InvalidParameter(f"window must be two whole numbers (q1, q2), got {window!r:.80}")
     rows = []
     for point in points:
         mdp = model(truncation, **point)
@@ -214,7 +231,8 @@ def coallocation_threshold(
     truncation: int = 30,
 ) -> float:
     """Smallest mu3 on the grid at which the optimal policy co-allocates anywhere
-    (Fig. 8's threshold theta)."""
+    (Fig. 8's threshold theta). ``truncation`` is a whole number in [1, 1000]."""
+    truncation = check_truncation(truncation)
     values = None  # each point warm-starts from the previous one (same state space)
     for mu3 in mu3_grid:
         solution = solve(model(truncation, rho=rho, mu3=float(mu3)), start=values)

@@ -12,7 +12,7 @@ import pandas as pd
 from ...errors import InvalidParameter
 from ...mdp import solve
 from ..report import claim, compare_claim, compare_value, fmt_series
-from .model import model
+from .model import check_truncation, model
 from .policies import EXPERIMENT_STEPS, WINDOW, _quadrant, policy_comparison
 from .published import (
     BEYOND_WINDOW,
@@ -38,7 +38,9 @@ def policy_rows(
     when all agree). ``comparison`` is :func:`policy_comparison`'s result, if already
     computed; the studies, when given, add their measurements to the cause:
     ``readings`` (:func:`reading_study`), ``stopping`` (:func:`stopping_study` of this
-    figure) and ``study`` (:func:`truncation_study` of this figure)."""
+    figure) and ``study`` (:func:`truncation_study` of this figure). ``truncation`` is
+    a whole number in [1, 1000]."""
+    truncation = check_truncation(truncation)
     ours, diff = comparison or policy_comparison(figure, truncation)
     cells = diff.size
     wrong = [(q1, q2) for q1 in diff.index for q2 in diff.columns if diff.loc[q1, q2] != 0]
@@ -84,7 +86,9 @@ def _states(truncation: int) -> int:
 def complexity_rows(stopping: pd.DataFrame, truncation: int = 30) -> list[dict]:
     """Section 4's numbers: the states of the Delta = 30 model ("11346") and the
     iterations of successive approximation ("approximately 1100"), from a
-    :func:`stopping_study` (its last row is our converged run)."""
+    :func:`stopping_study` (its last row is our converged run). ``truncation`` is a whole
+    number in [1, 1000]."""
+    truncation = check_truncation(truncation)
     other = "" if truncation == 30 else f"Delta = {truncation}"
     states = compare_value(
         "Sec. 4",
@@ -187,7 +191,9 @@ def beyond_window_rows(frames: Mapping[str, pd.DataFrame]) -> list[dict]:
 
 def policy_claims(truncation: int = 30, larger: int = 60) -> list[dict]:
     """Section 5's statements about the x1 = 0 policies, over q1, q2 <= 30; a
-    differing claim is measured again at Delta = ``larger``."""
+    differing claim is measured again at Delta = ``larger``. Both are whole numbers in
+    [1, 1000]."""
+    truncation, larger = check_truncation(truncation), check_truncation(larger, "larger")
     x0 = solve(model(truncation, **EXPERIMENT_1)).policy_table(0, 30, 30)
 
     def rule_cells(d: int) -> pd.DataFrame:

@@ -7,13 +7,35 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ...errors import check_bool
+from ...bounds import MAX_COMPLETIONS, MAX_REPLICATES, MAX_SEED, MAX_TOTAL_COMPLETIONS
+from ...errors import InvalidParameter, check_bool, check_int
 from ...mdp import solve
 from ...mdp.simulate import simulate_policy, summarize_runs
 from ...sweep import raise_failures, sweep
-from .model import model
+from .model import check_truncation, model
 
 POLICIES = ("optimal", "heuristic", "local")
+
+
+def _checked(completions, replications, seed, truncation, truncated) -> dict:
+    """The run's counts, as :func:`hpcmodels.mdp.simulate.simulate_policy` takes them:
+    ``completions`` in [1, 10**10], ``replications`` in [1, 10**6] (their product at
+    most 10**12), ``seed`` in [0, 2**63 - 1], ``truncation`` in [1, 1000] (whole
+    numbers; :mod:`hpcmodels.bounds`), ``truncated`` a bool."""
+    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
+    replications = check_int("replications", replications, minimum=1, maximum=MAX_REPLICATES)
+    if completions * replications > MAX_TOTAL_COMPLETIONS:
+        raise InvalidParameter(
+            f"completions x replications must be <= {MAX_TOTAL_COMPLETIONS} (about 14 hours "
+            f"of simulation), got {completions} x {replications}"
+        )
+    return dict(
+        completions=completions,
+        replications=replications,
+        seed=check_int("seed", seed, minimum=0, maximum=MAX_SEED),
+        truncation=check_truncation(truncation),
+        truncated=check_bool("truncated", truncated),
+    )
 
 
 def policy_cost(
@@ -29,18 +51,11 @@ def policy_cost(
     """One policy's simulated average cost at one parameter point (``point`` as
     :func:`model` takes it): the mean over ``replications`` independent runs and its 95 %
     half-width. The optimal policy is solved here (a few tens of ms at Delta = 30).
-    ``truncated`` is a bool (:func:`~hpcmodels.mdp.simulate.simulate_policy`)."""
-    truncated = check_bool("truncated", truncated)
-    mdp = model(truncation, **point)
+    The counts' ranges are :func:`policy_costs`'s."""
+    run = _checked(completions, replications, seed, truncation, truncated)
+    mdp = model(run.pop("truncation"), **point)
     chosen = solve(mdp) if policy == "optimal" else policy
-    runs = simulate_policy(
-        mdp,
-        chosen,
-        completions=completions,
-        replications=replications,
-        seed=seed,
-        truncated=truncated,
-    )
+    runs = simulate_policy(mdp, chosen, **run)
     s = summarize_runs(runs)
     return {"average_cost": s["mean"], "ci": s["ci"]}
 
@@ -67,9 +82,15 @@ def policy_costs(
     untruncated system is unstable at loads >= 0.85 under the local policy (FCFS
     head-of-line blocking costs cluster 1 capacity), and the Delta = 30 policy stops
     co-allocating near q1 = Delta, so its costs diverge there too; the notebook shows
-    both. ``truncated`` and ``progress`` are bools (``"no"``, 0 or None is an
-    :class:`~hpcmodels.errors.InvalidType` naming it)."""
-    truncated = check_bool("truncated", truncated)
+    both.
+
+    ``completions`` is a whole number in [1, 10**10] and ``replications`` one in [1,
+    10**6], their product at most 10**12 (:mod:`hpcmodels.bounds`: one run is one numba
+    call of about 10 minutes at most); ``seed`` one in [0, 2**63 - 1]; ``truncation``
+    one in [1, 1000]; ``truncated`` and ``progress`` bools. They are checked before any point runs."""
+    run = _checked(completions, replications, seed, truncation, truncated)
+    completions, replications, seed = run["completions"], run["replications"], run["seed"]
+    truncation, truncated = run["truncation"], run["truncated"]
     progress = check_bool("progress", progress)
     grid = [
         dict(
