@@ -35,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ..bounds import MAX_CLUSTERS, MAX_JOBS, MAX_SEED
 from ..errors import (
     InvalidParameter,
     InvalidType,
@@ -84,9 +85,12 @@ class Setup:
     """A multi-cluster and its synthetic workload (module docstring).
 
     Counts are whole numbers >= 1 (``100.0`` is stored as 100) with ``min_nodes <=
-    max_nodes <= nodes`` and ``clusters x nodes``, ``clusters x jobs_per_cluster`` at
-    most 2**53; ``link_mbps`` and the means finite numbers > 0; ``compute_fraction`` in
-    [0, 1]. Bools, strings, NaN and inf are an
+    max_nodes <= nodes``: ``clusters`` at most 10**6
+    (:data:`hpcmodels.bounds.MAX_CLUSTERS`), ``nodes`` at most 2**53 with ``clusters x
+    nodes`` at most 2**53 (:data:`hpcmodels.bounds.MAX_PROCS`), ``clusters x
+    jobs_per_cluster`` at most 10**8 (:data:`hpcmodels.bounds.MAX_JOBS`: the jobs of one
+    run must fit in memory); ``link_mbps`` and the means finite numbers > 0;
+    ``compute_fraction`` in [0, 1]. Bools, strings, NaN and inf are an
     :class:`~hpcmodels.errors.InvalidParameter` naming the field."""
 
     clusters: int = 4
@@ -100,8 +104,11 @@ class Setup:
     compute_fraction: float = 0.7
 
     def __post_init__(self) -> None:
+        limits = {"clusters": MAX_CLUSTERS, "jobs_per_cluster": MAX_JOBS}
         for name in ("clusters", "nodes", "jobs_per_cluster", "min_nodes", "max_nodes"):
-            value = check_int(f"Setup.{name}", getattr(self, name), minimum=1, maximum=MAX_PROCS)
+            value = check_int(
+                f"Setup.{name}", getattr(self, name), minimum=1, maximum=limits.get(name, MAX_PROCS)
+            )
             object.__setattr__(self, name, value)
         for name in ("link_mbps", "mean_interarrival", "mean_runtime"):
             value = check_real(f"Setup.{name}", getattr(self, name), above=0)
@@ -111,12 +118,17 @@ class Setup:
                 f"Setup needs min_nodes <= max_nodes <= nodes, got "
                 f"{self.min_nodes}, {self.max_nodes}, {self.nodes}"
             )
-        for total, what in (
-            (self.clusters * self.nodes, "clusters x nodes"),
-            (self.clusters * self.jobs_per_cluster, "clusters x jobs_per_cluster"),
+        for total, what, limit, text in (
+            (self.clusters * self.nodes, "clusters x nodes", MAX_PROCS, "2**53"),
+            (
+                self.clusters * self.jobs_per_cluster,
+                "clusters x jobs_per_cluster",
+                MAX_JOBS,
+                "10**8 jobs (memory)",
+            ),
         ):
-            if total > MAX_PROCS:
-                raise InvalidParameter(f"Setup: {what} = {total} exceeds 2**53")
+            if total > limit:
+                raise InvalidParameter(f"Setup: {what} = {total} exceeds {text}")
         value = check_real("Setup.compute_fraction", self.compute_fraction, at_least=0, at_most=1)
         object.__setattr__(self, "compute_fraction", value)
 
@@ -147,11 +159,11 @@ def workload(setup: Setup, seed: int = 0) -> pd.DataFrame:
     do not modify it).
 
     ``setup`` is a :class:`Setup` (else :class:`~hpcmodels.errors.InvalidType`);
-    ``seed`` a whole number >= 0 (``3.0`` is read as 3 and shares the cache entry of
-    3); bools, strings and lists are refused."""
+    ``seed`` a whole number in [0, 2**63 - 1] (``3.0`` is read as 3 and shares the cache
+    entry of 3); bools, strings and lists are refused."""
     if not isinstance(setup, Setup):
         raise InvalidType(f"setup must be a Setup, got {type(setup).__name__}")
-    return _workload(setup, check_int("seed", seed, minimum=0))
+    return _workload(setup, check_int("seed", seed, minimum=0, maximum=MAX_SEED))
 
 
 @lru_cache(maxsize=4)
@@ -240,7 +252,7 @@ def _checked(strategy, setup, bsbw, lslt, chunk, penalty, selection, seed, debug
     bsbw = check_real("bsbw", bsbw, at_least=0)
     lslt = check_real("lslt", lslt, at_least=0)
     chunk = check_real("chunk", chunk, at_least=0, at_most=1)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     debug = check_bool("debug", debug)
     if not isinstance(selection, str) or selection not in SELECTION_READINGS:
         raise InvalidParameter(
@@ -296,7 +308,8 @@ def run_point(
     every strategy (they are echoed in the row); ``penalty`` a finite number >= 1 for
     ``fixed_penalty``, which needs it, and None for every other strategy (a penalty
     there would be ignored: an :class:`~hpcmodels.errors.InvalidParameter` naming
-    ``penalty``); ``seed`` a whole number >= 0; ``debug`` a bool."""
+    ``penalty``); ``seed`` a whole number in [0,
+    2**63 - 1]; ``debug`` a bool."""
     bsbw, lslt, chunk, seed, debug, plan = _checked(
         strategy, setup, bsbw, lslt, chunk, penalty, selection, seed, debug
     )

@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..bounds import MAX_SEED
 from ..errors import InvalidParameter, check_array, check_choice, check_frame, check_int
 from ..queueing import ort_allocation, weighted_allocation
 from .engine import Result, simulate
@@ -136,10 +137,11 @@ def dispatch(
     submit time (ties in row order), by ``fractions`` (one per cluster, >= 0, summing to
     1) in ``order`` (:data:`DISPATCH_ORDERS`); ``seed`` seeds the random order. Run the
     result with ``simulate(..., allocation="local_only")``. A job wider than every
-    cluster is an :class:`InvalidParameter` naming it."""
+    cluster is an :class:`InvalidParameter` naming it. ``seed`` is a whole number in [0,
+    2**63 - 1]."""
     check_frame("jobs", jobs, ["submit", "procs"])
     order = check_choice("order", order, DISPATCH_ORDERS)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     cap, _ = cluster_arrays(cluster_list(clusters))
     alpha = check_array("fractions", fractions, ndim=1, at_least=0)
     if alpha.shape != cap.shape:

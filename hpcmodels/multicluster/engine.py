@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..bounds import MAX_SEED
 from ..equality import ByValue
 from ..errors import (
     InvalidParameter,
@@ -445,7 +446,7 @@ def simulate(
     asserts the engine's invariants as it runs.
 
     ``clusters`` may be any iterable of :class:`.Cluster` (read once; ``Result.clusters``
-    lists them); ``seed`` is a whole number >= 0 (``2.0`` is read as 2). ``jobs`` must be
+    lists them); ``seed`` is a whole number in [0, 2**63 - 1] (``2.0`` is read as 2). ``jobs`` must be
     a DataFrame (a list or dict is refused, not converted) whose columns are numbers,
     not bools or strings: ``submit``, ``runtime`` and ``estimate`` finite and >= 0,
     ``procs`` whole numbers in [1, 2**53] (``4.0`` is read as 4), ``origin`` whole numbers
@@ -510,7 +511,7 @@ def _prepare(
     """:func:`simulate`'s checks and its fresh state (a :class:`Result` when every job
     is left out)."""
     clusters = cluster_list(clusters)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     drop_too_wide, debug = check_bool("drop_too_wide", drop_too_wide), check_bool("debug", debug)
     sel = _code(selection, SELECTIONS, "selection")
     alloc = _code(allocation, ALLOCATIONS, "allocation")

@@ -75,8 +75,10 @@ class Network:
 
     def link_capacities(self, clusters: int) -> np.ndarray:
         """Capacity of each of ``clusters`` links (Mbps); ``clusters`` is a whole number
-        >= 1."""
-        clusters = check_int("clusters", clusters, minimum=1)
+        in [1, 10**6] (:data:`hpcmodels.bounds.MAX_CLUSTERS`)."""
+        from ..bounds import MAX_CLUSTERS
+
+        clusters = check_int("clusters", clusters, minimum=1, maximum=MAX_CLUSTERS)
         links = np.atleast_1d(np.asarray(self.link_mbps, dtype=float))
         if links.size == 1:
             return np.full(clusters, links[0])

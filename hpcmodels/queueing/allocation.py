@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..bounds import MAX_ITERATIONS
 from ..equality import ByValue
 from ..errors import InvalidParameter, check_array, check_int, check_real, reworded
 from .mmm import MAX_SERVERS, _erlang_c_and_slope
@@ -400,7 +401,9 @@ def algorithm1(
     ``rates`` and ``arrival_rate`` of :func:`validate_system` (a stable system);
     ``packed`` a slack's packed form ``(kind, values, weights)``, a ``UniformSlack`` or
     ``SpikeSlack``, or a ``(lo, hi)`` pair; ``v_valve`` and ``alpha_valve`` finite
-    numbers > 0, ``xi`` in (0, 1), ``max_outer`` a whole number >= 1.
+    numbers > 0, ``xi`` in (0, 1), ``max_outer`` a whole number in [1, 10**6]
+    (:data:`hpcmodels.bounds.MAX_ITERATIONS`; the outer bisection stops within about
+    1,100 halvings anyway).
     """
     if isinstance(objective, bool) or objective not in (ORT, OMR):
         raise InvalidParameter(f"objective must be 0 (ORT) or 1 (OMR), got {objective!r}")
@@ -414,7 +417,7 @@ def algorithm1(
     xi = check_real("xi", xi, above=0)
     if xi >= 1:
         raise InvalidParameter(f"xi must lie in (0, 1), got {xi!r}")
-    max_outer = check_int("max_outer", max_outer, minimum=1)
+    max_outer = check_int("max_outer", max_outer, minimum=1, maximum=MAX_ITERATIONS)
     amax = np.minimum(1.0, (1.0 - _STABILITY_MARGIN) * m * u / lam)
 
     def g(i: int, alpha: float) -> float:

@@ -35,8 +35,9 @@ import numba
 import numpy as np
 import pandas as pd
 
+from ..bounds import MAX_JOBS, MAX_REPLICATES, MAX_SEED
 from ..equality import ByValue
-from ..errors import InvalidParameter, check_int
+from ..errors import InvalidParameter, check_int, check_ints
 from ..stats import t_interval
 from .slack import Slack, as_slack
 from .system import MultiCluster, Stream
@@ -152,9 +153,10 @@ def simulate_dispatch(
     (miss rate 0). Job sizes are expressed at speed 1 and divided by the node speed.
 
     ``n_jobs``, ``warmup`` and ``cooldown`` are job counts (whole numbers; ``2.0`` is read
-    as 2): the first ``warmup`` and the last ``cooldown`` jobs are simulated but not
-    measured, and at least one job must be measured. ``seed`` is a whole number >= 0 or a
-    ``numpy.random.Generator``. Bad input is an ``InvalidParameter``.
+    as 2): ``n_jobs`` in [1, 10**8] (:data:`hpcmodels.bounds.MAX_JOBS`), the first
+    ``warmup`` and the last ``cooldown`` jobs (each in [0, 10**8]) are simulated but not
+    measured, and at least one job must be measured. ``seed`` is a whole number in [0,
+    2**63 - 1] or a ``numpy.random.Generator``. Bad input is an ``InvalidParameter``.
     """
     if not isinstance(system, MultiCluster):
         raise InvalidParameter(f"system must be a MultiCluster, got {system!r}")
@@ -172,15 +174,15 @@ def simulate_dispatch(
         )
     if np.any(alpha < 0) or not np.all(np.isfinite(alpha)) or abs(alpha.sum() - 1) > 1e-6:
         raise InvalidParameter(f"fractions must be >= 0 and sum to 1, got {alpha.tolist()}")
-    n_jobs = check_int("n_jobs", n_jobs, minimum=1)
-    warmup = check_int("warmup", warmup, minimum=0)
-    cooldown = check_int("cooldown", cooldown, minimum=0)
+    n_jobs = check_int("n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS)
+    warmup = check_int("warmup", warmup, minimum=0, maximum=MAX_JOBS)
+    cooldown = check_int("cooldown", cooldown, minimum=0, maximum=MAX_JOBS)
     if warmup + cooldown >= n_jobs:
         raise InvalidParameter(
             f"need warmup + cooldown < n_jobs, got {warmup} + {cooldown} vs {n_jobs}"
         )
     if not isinstance(seed, np.random.Generator):
-        seed = check_int("seed", seed, minimum=0)
+        seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     rng = np.random.default_rng(seed)  # returns a Generator unchanged
     arrivals = np.cumsum(stream.interarrivals(rng, n_jobs))
     sizes = stream.job_sizes(rng, n_jobs)
@@ -212,7 +214,10 @@ def replicate(
     seeds: Iterable[int] = (0, 1, 2, 3, 4),
     **options,
 ) -> pd.DataFrame:
-    """One row per seed: ``seed, mean_response, mean_wait, miss_rate``."""
+    """One row per seed: ``seed, mean_response, mean_wait, miss_rate``. ``seeds``: at
+    most 10**6 whole numbers in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`), checked before
+    any run; ``options`` as :func:`simulate_dispatch` takes them."""
+    seeds = check_ints("seeds", seeds, minimum=0, maximum=MAX_SEED, max_length=MAX_REPLICATES)
     rows = []
     for seed in seeds:
         r = simulate_dispatch(system, fractions, dispatcher, stream, seed=seed, **options)

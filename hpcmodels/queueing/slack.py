@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..bounds import check_draws
 from ..errors import InvalidParameter, InvalidType, check_array, check_real
 
 __all__ = ["UniformSlack", "SpikeSlack", "as_slack"]
@@ -45,7 +46,9 @@ class UniformSlack:
         return UNIFORM, np.array([self.lo, self.hi], float), np.ones(1)
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        return rng.uniform(self.lo, self.hi, n)
+        """``n`` slacks drawn from ``rng`` (a Generator; ``n`` a whole number in [0,
+        10**8], :data:`hpcmodels.bounds.MAX_JOBS`)."""
+        return rng.uniform(self.lo, self.hi, check_draws(rng, n))
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,9 @@ class SpikeSlack:
         return SPIKES, np.asarray(self.values, float), np.asarray(self.weights, float)
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` slacks drawn from ``rng`` (a Generator; ``n`` a whole number in [0,
+        10**8], :data:`hpcmodels.bounds.MAX_JOBS`)."""
+        n = check_draws(rng, n)
         return rng.choice(np.asarray(self.values, float), size=n, p=np.asarray(self.weights))
 
 

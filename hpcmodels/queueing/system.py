@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..bounds import check_draws
 from ..errors import InvalidParameter, check_int, check_real
 from .allocation import validate_system
 from .mmm import MAX_SERVERS
@@ -137,6 +138,9 @@ class Stream:
         object.__setattr__(self, "pareto", (k, q, alpha))
 
     def interarrivals(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` inter-arrival times drawn from ``rng`` (a Generator; ``n`` a whole number
+        in [0, 10**8], :data:`hpcmodels.bounds.MAX_JOBS`)."""
+        n = check_draws(rng, n)
         mean = 1.0 / self.arrival_rate
         if self.arrival_cv == 1.0:
             return rng.exponential(mean, n)
@@ -145,6 +149,9 @@ class Stream:
         return rng.exponential(1.0, n) * np.where(first, mean1, mean2)
 
     def job_sizes(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` job sizes drawn from ``rng`` (a Generator; ``n`` a whole number in [0,
+        10**8], :data:`hpcmodels.bounds.MAX_JOBS`)."""
+        n = check_draws(rng, n)
         if self.sizes == "exponential":
             return rng.exponential(self.mean_size, n)
         k, q, alpha = self.pareto
