@@ -48,7 +48,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, SWFError, SWFFileError, check_path
+from ..errors import InvalidParameter, SWFError, SWFFileError, check_int, check_path
 
 __all__ = [
     "MAX_JOB_ID",
@@ -302,8 +302,14 @@ def swf_frame(n: int | None = None, **columns) -> pd.DataFrame:
     """A DataFrame with all 18 SWF columns: the given ones, every other one unknown.
 
     ``job`` defaults to 1..n. Used by the synthetic workload models and the tests.
+    ``n`` is None (the columns' common length) or a whole number in [0, 10**8]
+    (:data:`hpcmodels.bounds.MAX_JOBS`).
     """
+    from ..bounds import MAX_JOBS
+
     lengths = {len(np.atleast_1d(v)) for v in columns.values()}
+    if n is not None:
+        n = check_int("n", n, minimum=0, maximum=MAX_JOBS)
     if n is None:
         if len(lengths) != 1:
             raise InvalidParameter("give n, or columns of one common length")

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..bounds import MAX_ITERATIONS, MAX_PROCS, MAX_SEED
 from ..errors import InvalidParameter, InvalidType, check_bool, check_int, check_real
 from .clean import processors
 
@@ -36,10 +37,11 @@ __all__ = [
 
 
 def _rng(seed: int | np.random.Generator) -> np.random.Generator:
-    """A generator given, or one seeded by a whole number >= 0 (else InvalidParameter)."""
+    """A generator given, or one seeded by a whole number in [0, 2**63 - 1] (else
+    InvalidParameter)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(check_int("seed", seed, minimum=0))
+    return np.random.default_rng(check_int("seed", seed, minimum=0, maximum=MAX_SEED))
 
 
 def _check_frame(frame: pd.DataFrame, *columns: str, name: str = "frame") -> None:
@@ -136,11 +138,12 @@ def split_wide_jobs(frame: pd.DataFrame, max_procs: int) -> pd.DataFrame:
     and one remainder (Shih 2013: 20,000 -> 8192 + 8192 + 3616), each with the job's
     submit time and runtime. ``split_from`` keeps the original job number.
 
-    ``max_procs`` is a whole number >= 1 (``8192.0`` is read as 8192); ``frame`` needs
+    ``max_procs`` is a whole number in [1, 2**53] (``8192.0`` is read as 8192; processor
+    counts are at most 2**53, :data:`hpcmodels.bounds.MAX_PROCS`); ``frame`` needs
     ``job`` and ``procs`` columns (``req_procs`` fills unknown ``procs`` when present);
     processor counts are whole numbers in [1, 2**53] (no bools, strings, 2.5 or inf).
     """
-    max_procs = check_int("max_procs", max_procs, minimum=1)
+    max_procs = check_int("max_procs", max_procs, minimum=1, maximum=MAX_PROCS)
     _check_frame(frame, "job", "procs")
     for column in ("procs", "req_procs"):
         if column in frame:
@@ -150,7 +153,7 @@ def split_wide_jobs(frame: pd.DataFrame, max_procs: int) -> pd.DataFrame:
         raise InvalidParameter(
             "split_wide_jobs needs known processor counts (apply a filter first)"
         )
-    limit = min(max_procs, 2**53)  # counts are <= 2**53: a larger width splits nothing
+    limit = max_procs
     full, rest = np.divmod(procs.astype(np.int64), limit)
     pieces = np.where(procs <= limit, 1, full + (rest > 0))
     out = frame.loc[frame.index.repeat(pieces)].copy()
@@ -221,10 +224,11 @@ def system_loading(frame: pd.DataFrame, total_processors: int) -> float:
     """Shih 2013 Eqs. 5-6: sum(runtime x processors) / (last submit - first submit),
     divided by the system service rate (the total number of processors).
 
-    ``total_processors`` is a whole number >= 1. Jobs of unknown runtime or processor
+    ``total_processors`` is a whole number in [1, 2**53] (:data:`hpcmodels.bounds.MAX_PROCS`).
+    Jobs of unknown runtime or processor
     count (NaN) add no work; submit times must be finite numbers, runtimes and processor
     counts finite and >= 0 (processor counts whole), never bools or strings."""
-    total_processors = check_int("total_processors", total_processors, minimum=1)
+    total_processors = check_int("total_processors", total_processors, minimum=1, maximum=MAX_PROCS)
     _check_frame(frame, "submit", "runtime", "procs")
     _numbers(frame, "submit")
     _numbers(frame, "runtime", at_least=0, finite=False)
@@ -290,22 +294,25 @@ def speed_vectors(
     real root, or a speed is not positive, the whole vector is drawn again.
     Returns an array of shape ``(n_vectors, m)``.
 
-    ``nodes`` are whole numbers >= 1 (at least two; any iterable, a generator is read
-    once; not a string or a dict), ``n_vectors`` >= 0 (at most ``10**8`` numbers in all) and
-    ``max_tries`` >= 1 whole numbers, ``seed`` a whole number >= 0 or a Generator;
+    ``nodes`` are whole numbers in [1, 2**53] (at least two; any iterable, a generator is
+    read once; not a string or a dict), ``n_vectors`` a whole number >= 0 (at most
+    ``10**8`` numbers in all), ``max_tries`` one in [1, 10**6] (draws per vector,
+    :data:`hpcmodels.bounds.MAX_ITERATIONS`), ``seed`` one in [0, 2**63 - 1] or a Generator;
     integral floats such as ``4.0`` are read as ints. Bad input is an
     ``InvalidParameter``, raised before any draw.
     """
     if isinstance(nodes, str | bytes | dict) or not isinstance(nodes, Iterable):
         raise InvalidType(f"nodes must be a sequence of processor counts, got {nodes!r}")
-    counts = [check_int(f"nodes[{i}]", v, minimum=1) for i, v in enumerate(nodes)]
+    counts = [
+        check_int(f"nodes[{i}]", v, minimum=1, maximum=MAX_PROCS) for i, v in enumerate(nodes)
+    ]
     if len(counts) < 2:
         raise InvalidParameter(f"need at least two clusters, got nodes={counts}")
     m_nodes = np.asarray(counts, dtype=float)
     m = m_nodes.size
     sh = check_real("speed heterogeneity SH", sh, at_least=0)
     n_vectors = check_int("n_vectors", n_vectors, minimum=0, maximum=10**8 // m)
-    max_tries = check_int("max_tries", max_tries, minimum=1)
+    max_tries = check_int("max_tries", max_tries, minimum=1, maximum=MAX_ITERATIONS)
     rng = _rng(seed)
     if sh == 0:
         return np.ones((n_vectors, m))
@@ -334,7 +341,7 @@ def estimate_inaccuracy(
 
     ``frame`` is a DataFrame with a numeric ``runtime`` column; ``factor`` a finite
     number >= 1 small enough that every estimate stays finite; ``seed`` a whole number
-    >= 0 or a Generator. Bools and strings are refused."""
+    in [0, 2**63 - 1] or a Generator. Bools and strings are refused."""
     factor = check_real("inaccuracy factor", factor, at_least=1)
     _check_frame(frame, "runtime")
     runtime = _numbers(frame, "runtime", at_least=0, finite=False)

@@ -209,7 +209,7 @@ def test_simulate_rejects_bad_flags_and_rate_models(kw, match):
 
 @pytest.mark.parametrize("max_procs", [2.5, NAN, INF, "8", None, True, 0])
 def test_split_wide_jobs_rejects_a_bad_max_procs(max_procs):
-    with pytest.raises(InvalidParameter, match=r"max_procs must be a whole number >= 1, got"):
+    with pytest.raises(InvalidParameter, match=r"max_procs must be a whole number >= 1 and <= "):
         split_wide_jobs(SWF, max_procs)
 
 

@@ -344,9 +344,11 @@ def test_workloads_refuse_out_of_range_values(call, name):
     assert_named(call, name)
 
 
-def test_split_wide_jobs_with_a_huge_width_splits_nothing():
-    out = split_wide_jobs(SWF, 1e19)
-    assert out["procs"].tolist() == [20, 1] and out.attrs["split_at"] == 10**19
+def test_split_wide_jobs_with_the_widest_width_splits_nothing():
+    out = split_wide_jobs(SWF, 2.0**53)  # processor counts are at most 2**53 (issue 51)
+    assert out["procs"].tolist() == [20, 1] and out.attrs["split_at"] == 2**53
+    with pytest.raises(HpcmodelsError, match="max_procs"):
+        split_wide_jobs(SWF, 1e19)
 
 
 @given(st.integers(1, 64), st.integers(1, 200))

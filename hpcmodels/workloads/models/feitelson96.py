@@ -82,7 +82,8 @@ import pandas as pd
 
 from hpcmodels.workloads.swf import swf_frame
 
-from ...errors import InvalidParameter, check_frame
+from ...bounds import MAX_JOBS, MAX_SEED
+from ...errors import InvalidParameter, check_frame, check_int, check_ints
 
 __all__ = [
     "Feitelson96Params",
@@ -102,6 +103,11 @@ RECONSTRUCTION_NOTE = (
 
 _UNIFORMS_PER_JOB = 5  # gap, size, branch, runtime, run length (spec §6 step 2)
 
+MAX_MACHINE = 10**8
+"""Largest ``machine_size`` (and ``run_length_max``): the size (run-length) distribution
+is an array over 1 ... N, about 48 bytes per processor in a call (measured), so 10**8
+already needs ~5 GB. The spec's machine has 128 processors."""
+
 
 def _check_positive_int(name: str, value: object, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
@@ -109,6 +115,11 @@ def _check_positive_int(name: str, value: object, maximum: int | None = None) ->
     if maximum is not None and value > maximum:
         raise InvalidParameter(f"{name} must be an integer <= {maximum}, got {value!r}")
     return int(value)
+
+
+def _machine(machine_size: object) -> int:
+    """``machine_size`` as an int in [1, 10**8] (:data:`MAX_MACHINE`)."""
+    return _check_positive_int("machine_size", machine_size, maximum=MAX_MACHINE)
 
 
 def _check_real(name: str, value: object, *, low: float, high: float, open_low: bool) -> float:
@@ -154,13 +165,15 @@ class Feitelson96Params:
             "run_length_exponent", self.run_length_exponent, low=-inf, high=inf, open_low=True
         )
         _check_real("think_time", self.think_time, low=0.0, high=inf, open_low=False)
-        _check_positive_int("run_length_max", self.run_length_max)
-        _check_positive_int("small_size_max", self.small_size_max)
+        _check_positive_int("run_length_max", self.run_length_max, maximum=MAX_MACHINE)
+        _check_positive_int("small_size_max", self.small_size_max, maximum=MAX_MACHINE)
 
     # --- §2 size --------------------------------------------------------------------
     def size_weights(self, machine_size: int) -> np.ndarray:
-        """Unnormalised weights w(n), n = 1 ... N (spec §2, provisional rule)."""
-        n = np.arange(1, _check_positive_int("machine_size", machine_size) + 1)
+        """Unnormalised weights w(n), n = 1 ... N (spec §2, provisional rule); N =
+        ``machine_size``, a whole number in [1, 10**8] (:data:`MAX_MACHINE`), as in every
+        method below."""
+        n = np.arange(1, _machine(machine_size) + 1)
         w = n.astype(float) ** -self.harmonic_order
         power_of_two = (n >= 2) & ((n & (n - 1)) == 0)
         w[power_of_two] *= self.power_of_two_boost
@@ -178,6 +191,7 @@ class Feitelson96Params:
 
         For N = 1 (only serial jobs) it is p_serial.
         """
+        machine_size = _machine(machine_size)
         sizes = np.asarray(sizes, dtype=float)
         if machine_size <= 1:
             return np.full_like(sizes, self.p_long_serial)
@@ -206,7 +220,7 @@ class Feitelson96Params:
     # --- §5 arrivals --------------------------------------------------------------
     def mean_work(self, machine_size: int) -> float:
         """E[n r], mean processor-seconds of one execution (29,143 with defaults, §5)."""
-        n = np.arange(1, machine_size + 1, dtype=float)
+        n = np.arange(1, _machine(machine_size) + 1, dtype=float)
         prob = self.size_probabilities(machine_size)
         return float(np.sum(prob * n * self.mean_runtime(n, machine_size)))
 
@@ -311,10 +325,12 @@ def feitelson96(
 
     Parameters
     ----------
-    n_jobs : number of SWF records (executions, repetitions included), 1 ... 10**9.
-    machine_size : N, processors of the machine (spec §8 default 128), 1 ... 2**31 - 1.
-    seed : seed of ``numpy.random.default_rng`` (a whole number >= 0, or a sequence of
-        them as numpy allows; not a bool or string); same seed → identical output.
+    n_jobs : number of SWF records (executions, repetitions included), 1 ... 10**8
+        (:data:`hpcmodels.bounds.MAX_JOBS`: about 410 bytes per record, measured).
+    machine_size : N, processors of the machine (spec §8 default 128), 1 ... 10**8
+        (:data:`MAX_MACHINE`).
+    seed : seed of ``numpy.random.default_rng`` (a whole number in [0, 2**63 - 1], or a
+        list or tuple of them; not a bool or string); same seed → identical output.
     load : target offered load ρ in (0, ∞) that sets the new-job arrival rate (§5).
         Neutral default 0.5; the spec's 0.45 is deliberately not the default.
     params : a :class:`Feitelson96Params` (default: the spec's provisional values).
@@ -327,15 +343,13 @@ def feitelson96(
     ``preceding_job``/``think_time`` set for repetitions, attrs marking the model as a
     reconstruction.
     """
-    n_jobs = _check_positive_int("n_jobs", n_jobs, maximum=10**9)
-    machine_size = _check_positive_int("machine_size", machine_size, maximum=2**31 - 1)
+    n_jobs = _check_positive_int("n_jobs", n_jobs, maximum=MAX_JOBS)
+    machine_size = _machine(machine_size)
     load = _check_real("load", load, low=0.0, high=math.inf, open_low=True)
-    if isinstance(seed, bool | str | bytes) or seed is None:
-        raise InvalidParameter(f"seed must be a whole number >= 0, got {seed!r}")
-    try:
-        np.random.default_rng(seed)
-    except (TypeError, ValueError):
-        raise InvalidParameter(f"seed must be a whole number >= 0, got {seed!r}") from None
+    if isinstance(seed, list | tuple):
+        seed = check_ints("seed", seed, minimum=0, maximum=MAX_SEED)
+    else:
+        seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     params = _resolve_params(params, overrides)
     rate = params.arrival_rate(load, machine_size)
     rng = np.random.default_rng(seed)
@@ -408,7 +422,7 @@ def offered_load(frame: pd.DataFrame, machine_size: int) -> float:
     ``frame`` is a DataFrame with numeric ``submit``, ``procs`` and ``runtime`` columns
     (NaN is unknown; inf and bools are refused).
     """
-    machine_size = _check_positive_int("machine_size", machine_size)
+    machine_size = _machine(machine_size)
     check_frame("frame", frame, ("submit", "procs", "runtime"))
     for column in ("submit", "procs", "runtime"):
         if frame[column].dtype.kind not in "iuf" or np.isinf(frame[column].to_numpy(float)).any():

@@ -75,7 +75,14 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from hpcmodels.errors import HpcmodelsError, InvalidParameter, check_array, check_bool
+from hpcmodels.bounds import MAX_JOBS, MAX_PROCS, MAX_SEED, check_draws
+from hpcmodels.errors import (
+    HpcmodelsError,
+    InvalidParameter,
+    check_array,
+    check_bool,
+    check_int,
+)
 from hpcmodels.workloads.swf import swf_frame
 
 __all__ = [
@@ -105,6 +112,15 @@ CTC_RANGES: tuple[tuple[int, int], ...] = (
     (257, 322),
 )  # fmt: skip  # [V] §3
 MAX_ORDER = 30  # [P] §5 step 4: cap of the order search
+ORDER_LIMIT = 10**4
+"""Largest ``max_order`` of the order search, which tries each order in turn: a
+hyper-Erlang of order n has CV² >= 1/n, so orders beyond 10**4 would only fit moments of
+CV² below 10**-4 (a practically constant time; the two-moment Erlang fallback takes
+those)."""
+MAX_STAGES = 2**53
+"""Largest order of a :class:`HyperErlang` (and an explicit ``order``): the gamma draw
+takes the order as a float64, exact up to 2**53. The two-moment Erlang fallback of a
+nearly constant time has a large order (1 / CV², e.g. 10**5 for gaps of 120 s +- 1 s)."""
 _CHUNK = 4096  # draws per range per chunk (generation)
 _DEGENERATE = 1e-9  # relative size of μ2 - μ1² below which the two points coincide
 
@@ -149,6 +165,7 @@ class HyperErlang:
 
     With probability ``p`` the value is the sum of ``order`` exponential stages of rate
     ``rate1``, otherwise of ``order`` stages of rate ``rate2`` (rates per second).
+    ``order`` is an integer in [1, 2**53] (:data:`MAX_STAGES`).
     """
 
     p: float
@@ -165,13 +182,18 @@ class HyperErlang:
                 raise InvalidParameter(f"{name} must be a finite rate > 0, got {value!r}")
         if isinstance(self.order, bool) or not isinstance(self.order, Integral) or self.order < 1:
             raise InvalidParameter(f"order must be an integer >= 1, got {self.order!r}")
+        if self.order > MAX_STAGES:
+            raise InvalidParameter(f"order must be <= 2**53, got {self.order!r}")
         object.__setattr__(self, "p", float(self.p))
         object.__setattr__(self, "rate1", float(self.rate1))
         object.__setattr__(self, "rate2", float(self.rate2))
         object.__setattr__(self, "order", int(self.order))
 
     def raw_moment(self, k: int) -> float:
-        """E[X^k] = n (n+1) ... (n+k-1) (p/λ1^k + (1-p)/λ2^k) (spec §2)."""
+        """E[X^k] = n (n+1) ... (n+k-1) (p/λ1^k + (1-p)/λ2^k) (spec §2). ``k`` is a whole
+        number in [0, 1000]: the product has ``k`` factors, and beyond k = 1000 a rate
+        outside [1/2, 2] overflows float64 in ``λ^k`` anyway."""
+        k = check_int("k", k, minimum=0, maximum=1000)
         mix = self.p / self.rate1**k + (1 - self.p) / self.rate2**k
         return _rising(self.order, k) * mix
 
@@ -204,7 +226,10 @@ class HyperErlang:
         return self.p * branch(self.rate1) + (1 - self.p) * branch(self.rate2)
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """``size`` draws: a branch uniform each, then Gamma(order, 1/rate) (spec §2)."""
+        """``size`` draws: a branch uniform each, then Gamma(order, 1/rate) (spec §2).
+        ``rng`` is a Generator, ``size`` a whole number in [0, 10**8]
+        (:data:`hpcmodels.bounds.MAX_JOBS`)."""
+        size = check_draws(rng, size, "size")
         first = rng.random(size) < self.p
         scale = np.where(first, 1.0 / self.rate1, 1.0 / self.rate2)
         return rng.gamma(self.order, scale)
@@ -277,6 +302,8 @@ def _fit(
     if order is not None:
         if isinstance(order, bool) or not isinstance(order, Integral) or order < 1:
             raise InvalidParameter(f"order must be an integer >= 1 or None, got {order!r}")
+        if order > MAX_STAGES:
+            raise InvalidParameter(f"order must be <= 2**53, got {order!r}")
         fit, reason = _two_point(m, int(order))
         if fit is None:
             raise InvalidParameter(
@@ -285,6 +312,8 @@ def _fit(
         return fit, "three moments", m
     if isinstance(max_order, bool) or not isinstance(max_order, Integral) or max_order < 1:
         raise InvalidParameter(f"max_order must be an integer >= 1, got {max_order!r}")
+    if max_order > ORDER_LIMIT:
+        raise InvalidParameter(f"max_order must be <= {ORDER_LIMIT}, got {max_order!r}")
     reasons = []
     for n in range(1, int(max_order) + 1):
         fit, reason = _two_point(m, n)
@@ -323,6 +352,9 @@ def fit_hyper_erlang(
     pure Erlang of spec §5 step 5 (it matches m1 and approximately m2 only).
     ``fallback`` is a bool (``"no"``, 0 or None is an
     :class:`~hpcmodels.errors.InvalidType` naming it).
+
+    ``order`` is None or an integer in [1, 2**53] (:data:`MAX_STAGES`), ``max_order`` one
+    in [1, 10**4] (:data:`ORDER_LIMIT`: the search tries each order in turn).
     """
     fallback = check_bool("fallback", fallback)
     return _fit(samples_or_moments, order, max_order, fallback)[0]
@@ -403,6 +435,8 @@ class Jann97Params:
         size = self.machine_size
         if isinstance(size, bool) or not isinstance(size, Integral) or size < 1:
             raise InvalidParameter(f"machine_size must be an integer >= 1, got {size!r}")
+        if size > MAX_PROCS:
+            raise InvalidParameter(f"machine_size must be <= 2**53, got {size!r}")
 
     @property
     def arrival_rates(self) -> tuple[float, ...]:
@@ -543,12 +577,13 @@ def fit_jann97(
     The result is a reconstruction and says so in ``source``; ``counts`` holds the jobs
     per range and ``notes`` the job count against the paper's 17,440, fallbacks and
     ranges without a stream.
+
+    ``min_jobs`` is a whole number in [3, 10**8] and ``max_procs`` one in [1, 2**53]
+    (:mod:`hpcmodels.bounds`); ``max_order`` as :func:`fit_hyper_erlang` takes it.
     """
     ranges = _as_ranges(ranges)
-    if isinstance(min_jobs, bool) or not isinstance(min_jobs, Integral) or min_jobs < 3:
-        raise InvalidParameter(f"min_jobs must be an integer >= 3, got {min_jobs!r}")
-    if isinstance(max_procs, bool) or not isinstance(max_procs, Integral) or max_procs < 1:
-        raise InvalidParameter(f"max_procs must be an integer >= 1, got {max_procs!r}")
+    min_jobs = check_int("min_jobs", min_jobs, minimum=3, maximum=MAX_JOBS)
+    max_procs = check_int("max_procs", max_procs, minimum=1, maximum=MAX_PROCS)
     jobs, notes = _select_jobs(log, int(max_procs), period)
     procs = jobs["procs"].to_numpy()
     inter, run, counts = [], [], []
@@ -675,11 +710,13 @@ def jann97(
     other field NaN (unknown). ``df.attrs`` holds the SWF header, ``model``
     ("jann97"), ``seed``, ``machine_size``, ``parameters`` and ``source`` (the
     provenance of the parameters).
+
+    ``n_jobs`` is a whole number in [1, 10**8] (:data:`hpcmodels.bounds.MAX_JOBS`),
+    ``machine_size`` one in [1, 2**53] and ``seed`` one in [0, 2**63 - 1].
     """
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral) or n_jobs < 1:
-        raise InvalidParameter(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
-    if isinstance(machine_size, bool) or not isinstance(machine_size, Integral) or machine_size < 1:
-        raise InvalidParameter(f"machine_size must be an integer >= 1, got {machine_size!r}")
+    n_jobs = check_int("n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS)
+    machine_size = check_int("machine_size", machine_size, minimum=1, maximum=MAX_PROCS)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     if within_range not in ("uniform", "upper"):
         raise InvalidParameter(f"within_range must be 'uniform' or 'upper', got {within_range!r}")
     if params is None:

@@ -77,10 +77,9 @@ from scipy.special import gammainc
 
 from hpcmodels.workloads.swf import swf_frame
 
+from ...bounds import MAX_JOBS, MAX_SEED
 from ...errors import InvalidParameter, InvalidType, check_bool
 
-MAX_JOBS = 10**9
-"""Most jobs one call generates (a few arrays of this length must fit in memory)."""
 MAX_MACHINE = 2**53
 """Largest machine: sizes stay exact in the int64 and float64 kernels."""
 
@@ -412,8 +411,10 @@ def lublin99(
     DataFrame with the 18 SWF columns: ``job`` 1..N, ``submit`` (s), ``runtime`` (s),
     ``procs`` (allocated processors), ``req_procs`` (a copy of ``procs``; the original
     writes -1 there), ``status`` 1, ``queue`` the job type (0 interactive, 1 batch);
-    every other column NaN (unknown, -1 in SWF). ``n_jobs`` is at most 10**9 and
-    ``machine_size`` at most 2**53; ``typed`` and ``exact_clock`` are bools. ``attrs`` holds the SWF header facts of
+    every other column NaN (unknown, -1 in SWF). ``n_jobs`` is at most 10**8
+    (:data:`hpcmodels.bounds.MAX_JOBS`: about 340 bytes per job, measured),
+    ``machine_size`` at most 2**53 and ``seed`` at most 2**63 - 1; ``typed`` and
+    ``exact_clock`` are bools. ``attrs`` holds the SWF header facts of
     the original program, ``model="lublin99"`` and the call's parameters.
     """
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
@@ -425,6 +426,8 @@ def lublin99(
         raise InvalidParameter(f"generator must be 'numpy' or 'drand48', got {generator!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise InvalidParameter(f"seed must be a non-negative integer, got {seed!r}")
+    if seed > MAX_SEED:
+        raise InvalidParameter(f"seed must be <= 2**63 - 1, got {seed!r}")
     size = _check_machine_size(machine_size)
     n, seed, typed, exact_clock = int(n_jobs), int(seed), bool(typed), bool(exact_clock)
 
