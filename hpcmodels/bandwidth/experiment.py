@@ -308,8 +308,7 @@ def run_point(
     every strategy (they are echoed in the row); ``penalty`` a finite number >= 1 for
     ``fixed_penalty``, which needs it, and None for every other strategy (a penalty
     there would be ignored: an :class:`~hpcmodels.errors.InvalidParameter` naming
-    ``penalty``); ``seed`` a whole number in [0,
-    2**63 - 1]; ``debug`` a bool."""
+    ``penalty``); ``seed`` a whole number in [0, 2**63 - 1]; ``debug`` a bool."""
     bsbw, lslt, chunk, seed, debug, plan = _checked(
         strategy, setup, bsbw, lslt, chunk, penalty, selection, seed, debug
     )

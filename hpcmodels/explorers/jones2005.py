@@ -18,7 +18,8 @@ from ..bandwidth import (
     run_point,
     slowdown_factors,
 )
-from ..errors import check_int
+from ..bounds import MAX_JOBS
+from ..errors import InvalidParameter, InvalidType, check_int, check_ints
 from ..papers import jones2005
 from .core import figure, hint, live, show, slider, status_line
 from .printed import Printed, beside_printed, stored_values
@@ -39,7 +40,13 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
     The arguments set sliders and must lie in their ranges: every node count of
     ``jobs`` a whole number in [0, 20], ``bsbw`` in [0, 2000] and ``link_mbps`` in
     [100, 2000] Mbps; else an :class:`~hpcmodels.errors.InvalidParameter` naming the
-    argument, the value and the range."""
+    argument, the value and the range; the rows of ``jobs`` must be non-empty and of one
+    length."""
+    if isinstance(jobs, str | bytes | dict) or not hasattr(jobs, "__iter__"):
+        raise InvalidType(f"jobs must be rows of node counts, got {jobs!r:.80}")
+    jobs = [check_ints(f"jobs[{k}]", job, minimum=0, maximum=20) for k, job in enumerate(jobs)]
+    if not jobs or not jobs[0] or any(len(job) != len(jobs[0]) for job in jobs):
+        raise InvalidParameter(f"jobs must be non-empty rows of one length, got {jobs!r:.80}")
     m = len(jobs[0])
     nodes = [[slider(w.IntSlider, n, 0, 20, 1, f"job {k + 1} on C{i + 1}", name=f"jobs[{k}][{i}]")
               for i, n in enumerate(job)] for k, job in enumerate(jobs)]  # fmt: skip
@@ -125,7 +132,11 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
     ``bsbw`` (in [100, 1000] Mbps), ``lslt`` (in [0.4, 1.2]), ``chunk`` (in [0.5, 0.95])
     and ``clusters`` (a whole number in [2, 8]) set sliders: a value outside a slider's
     range is an :class:`~hpcmodels.errors.InvalidParameter` naming the argument, the
-    value and the range."""
+    value and the range. ``jobs_per_cluster`` is a whole number in [1, 10**8 / 8] (8
+    clusters at most: :data:`hpcmodels.bounds.MAX_JOBS` jobs in all)."""
+    jobs_per_cluster = check_int(
+        "jobs_per_cluster", jobs_per_cluster, minimum=1, maximum=MAX_JOBS // 8
+    )
     strategies = ("no_share", "migration_only", "ideal", "first_fit", "a1", "b1", "b2", "b3", "b4")
     bw = slider(w.FloatSlider, bsbw, 100, 1000, 50, "BSBW (Mbps)",
                 "every job's bisection bandwidth (Eq. 8 turns it into bandwidth per node)",

@@ -7,6 +7,8 @@ import ipywidgets as w
 import pandas as pd
 from IPython.display import display
 
+from ..bounds import MAX_JOBS
+from ..errors import check_int
 from ..multicluster import Cluster, TLAOptions, simulate, tla_scores
 from ..papers import shih2013
 from ..workloads.transforms import speed_vectors
@@ -115,7 +117,9 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
     """Workload, load, SH, speed vector, simulation and allocation depth; the Run button
     simulates BF, FF, AI2 and TLA on the first ``n_jobs`` jobs (with a progress bar) and
     shows their ATT and TLA's improvement, beside Table 4's printed cell and our
-    paper-scale runs of it where they exist."""
+    paper-scale runs of it where they exist. ``n_jobs`` is a whole number in [1, 10**8]
+    (:data:`hpcmodels.bounds.MAX_JOBS`)."""
+    n_jobs = check_int("n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS)
     wid = dropdown(list(workloads), workloads[0], "workload",
                    "Table 3's workloads: A from the SDSC SP2 log, D Lublin99, E Feitelson96")  # fmt: skip
     load = dropdown(list(shih2013.LOADS), "medium", "load",

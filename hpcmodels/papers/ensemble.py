@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..bounds import MAX_REPLICATES
 from ..errors import InvalidParameter, InvalidType, check_array, check_bool, check_int, check_real
 from ..stats import t_interval
 from .report import TOLERANCES, _join
@@ -157,8 +158,10 @@ def runtime_scale(replicate: int) -> float:
     0 (the log as it is), else ``1 + RUNTIME_JITTER x u`` with ``u`` uniform on
     ``[-1, 1)`` from ``default_rng(replicate)``. Every job's runtime (and estimate) is
     multiplied by it: the workload keeps its shape, and the schedule shows how much
-    one run moves under a perturbation far below the log's one-second resolution."""
-    replicate = check_int("replicate", replicate, minimum=0)
+    one run moves under a perturbation far below the log's one-second resolution.
+    ``replicate`` is a whole number in [0, 10**6 - 1]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     if replicate == 0:
         return 1.0
     u = np.random.default_rng(replicate).uniform(-1.0, 1.0)
@@ -454,10 +457,11 @@ def with_replicates(row: dict, replicates: int, why: str = "") -> dict:
     with the number of paired ``replicates`` it rests on; on fewer than
     :data:`CLAIM_REPLICATES`, ``why`` (what prevents more: a measured cost) joins its
     reason as "on n replicates, fewer than 10: why". Fewer without a ``why`` is an
-    error: a claim never rests on few runs silently."""
+    error: a claim never rests on few runs silently. ``replicates`` is a whole number in
+    [1, 10**6] (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
     if not isinstance(row, dict) or row.get("kind") != "claim":
         raise InvalidType(f"row must be a claim row (a dict with kind 'claim'), got {row!r:.80}")
-    n = check_int("replicates", replicates, minimum=1)
+    n = check_int("replicates", replicates, minimum=1, maximum=MAX_REPLICATES)
     if not isinstance(why, str):
         raise InvalidType(f"why must be a string, got {type(why).__name__}")
     out = dict(row, replicates=n)

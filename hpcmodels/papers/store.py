@@ -448,14 +448,15 @@ def verify_store(
     of them, drawn with ``seed``) with today's code, as ``reproduce --full`` computes
     them (a Dask sweep, no cache), and compare every item. Returns (points recomputed,
     values compared, the drifted items with their point's parameters). ``progress`` is
-    a bool."""
+    a bool; ``seed`` a whole number in [0, 2**63 - 1]."""
+    from ..bounds import MAX_SEED
     from ..errors import check_int
     from ..sweep import sweep_results
 
     progress = check_bool("progress", progress)
 
     sample = check_real("sample", sample, above=0, at_most=1)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     store = read_store(paper, folder)
     if store is None:
         raise InvalidParameter(f"{paper} has no store: run reproduce --full first")

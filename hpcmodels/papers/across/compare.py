@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ...bounds import MAX_JOBS, MAX_REPLICATES
 from ...errors import InvalidParameter, check_choice, check_frame, check_int
 from ...stats import t_interval
 from ...sweep import sweep_results
@@ -43,7 +44,8 @@ def ground_point(
     """Replicate ``replicate`` of one setting under ``selection``: every method of
     ``methods`` on the same jobs (first ``n_jobs``; None: all) and clusters, ``seed`` =
     the replicate for the random methods, co-allocated jobs on :class:`.methods.Links`
-    with bisection bandwidth ``bsbw``. ``{"<method> | <metric>": value}``."""
+    with bisection bandwidth ``bsbw``. ``{"<method> | <metric>": value}``.
+    ``replicate`` and ``n_jobs`` as :func:`.ground.ground_jobs` takes them."""
     jobs = ground_jobs(workload, load, replicate, n_jobs)
     clusters = ground_clusters(sh, replicate)
     links = Links(bsbw=float(bsbw))
@@ -72,8 +74,12 @@ def ground_runs(
     """Every method at every setting (``bsbws``: the bandwidths) and selection,
     ``replicates`` times (one sweep,
     :func:`hpcmodels.sweep.sweep`): one row per (setting, selection, replicate,
-    method) with the columns of :func:`.methods.run_method`."""
-    replicates = check_int("replicates", replicates, minimum=2)
+    method) with the columns of :func:`.methods.run_method`. ``replicates`` is a whole
+    number in [2, 10**6] and ``n_jobs`` None or one in [2, 10**8]
+    (:mod:`hpcmodels.bounds`), checked before any point runs."""
+    replicates = check_int("replicates", replicates, minimum=2, maximum=MAX_REPLICATES)
+    if n_jobs is not None:
+        n_jobs = check_int("n_jobs", n_jobs, minimum=2, maximum=MAX_JOBS)
     methods = tuple(check_choice("method", m, list(METHODS)) for m in methods)
     grid = [
         dict(workload=w, load=ld, sh=float(s), bsbw=float(b), replicate=r, selection=sel,

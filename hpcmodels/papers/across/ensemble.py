@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ...bounds import MAX_REPLICATES
 from ...errors import InvalidParameter, check_choice, check_frame, check_int
 from ..shih2013.published import LOADS, SH_LEVELS
 from .compare import JONES_BSBW, SETTING, ground_point
@@ -73,8 +74,9 @@ def _setting_key(workload: str, load: str, sh: float, bsbw: float, selection: st
 
 def ensemble_points(replicates: int = FULL_REPLICATES) -> list[dict]:
     """Every (sweep, workload, load, SH, BSBW, selection, replicate) of :data:`SWEEPS`,
-    both workloads, Shih's three loads (module docstring)."""
-    replicates = check_int("replicates", replicates, minimum=2)
+    both workloads, Shih's three loads (module docstring). ``replicates`` is a whole
+    number in [2, 10**6] (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
+    replicates = check_int("replicates", replicates, minimum=2, maximum=MAX_REPLICATES)
     return [
         dict(
             sweep=name, workload=w, load=ld, sh=float(s), bsbw=float(b), selection=sel, replicate=r
@@ -94,8 +96,9 @@ def ensemble_point(
 ) -> dict[str, float]:
     """One stored point: every method of ``sweep`` on the whole workload (the log, or a
     50,000-job stream) at this setting and replicate, ``{item: value}`` (module
-    docstring)."""
+    docstring). ``replicate`` is a whole number in [0, 10**6 - 1]."""
     methods = SWEEPS[check_choice("sweep", sweep, list(SWEEPS))].methods
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     run = ground_point(workload, load, sh, replicate, selection, methods, None, bsbw)
     prefix = _setting_key(workload, load, sh, bsbw, selection)
     return {

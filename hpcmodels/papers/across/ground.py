@@ -29,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ...bounds import MAX_JOBS, MAX_REPLICATES
 from ...errors import check_choice, check_int, check_real
 from ...multicluster import Cluster
 from ...workloads.transforms import scale_to_loading, speed_vectors
@@ -57,9 +58,11 @@ def available_workloads(workloads=tuple(WORKLOADS)) -> tuple[list[str], dict[str
 def ground_clusters(sh: float, replicate: int) -> list[Cluster]:
     """The five clusters with speed vector ``replicate`` of heterogeneity ``sh`` (Shih's
     Eqs. 3-4, drawn from seed 0: the same vectors for every workload and load); all
-    speeds 1 at ``sh = 0``."""
+    speeds 1 at ``sh = 0``. ``replicate`` is a whole number in [0, 10**6 - 1]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`: vector ``r`` is drawn after the ``r``
+    before it)."""
     sh = check_real("sh", sh, at_least=0)
-    replicate = check_int("replicate", replicate, minimum=0)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     speeds = speed_vectors(SIZES, sh, replicate + 1, seed=SPEED_SEED)[replicate]
     return [
         Cluster(f"c{i}", p, float(s)) for i, (p, s) in enumerate(zip(SIZES, speeds, strict=True))
@@ -103,12 +106,15 @@ def ground_jobs(
     low/medium/high system loadings 0.5/0.75/1.0 on 442 processors) for ``replicate``;
     the first ``n_jobs`` jobs (None: the whole log, or a 50,000-job stream), scaled on
     the jobs used, with their ``origin``. Estimates are the runtimes (the backfilling policies read exact
-    estimates here). Shared between calls: do not modify the frame."""
+    estimates here). Shared between calls: do not modify the frame.
+
+    ``replicate`` is a whole number in [0, 10**6 - 1] and ``n_jobs`` None or one in [2,
+    10**8] (:mod:`hpcmodels.bounds`; more jobs than the workload holds means all)."""
     workload = check_choice("workload", workload, list(WORKLOADS))
     load = check_choice("load", load, list(LOADS))
-    replicate = check_int("replicate", replicate, minimum=0)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     if n_jobs is not None:
-        n_jobs = check_int("n_jobs", n_jobs, minimum=2)
+        n_jobs = check_int("n_jobs", n_jobs, minimum=2, maximum=MAX_JOBS)
     if workload == "Lublin99":
         return _scaled(workload, load, replicate, n_jobs)
     jobs = _scaled(workload, load, 0, n_jobs)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ...bandwidth import SECTION6
+from ...bounds import MAX_SEED
 from ...errors import InvalidParameter, check_choice, check_int, check_real
 from ...multicluster import simulate
 from ...multicluster.dispatch import dispatch, queueing_fractions, simulate_dispatched
@@ -156,10 +157,11 @@ def run_method(
     links); only the co-allocating methods read it. Returns the metrics of
     :data:`METRICS`, the utilization, the share of jobs co-allocated and
     ``seconds_per_job``: the run's wall time per job, what the method's decisions cost
-    (a dispatcher's includes computing its fractions)."""
+    (a dispatcher's includes computing its fractions). ``seed`` is a whole number in
+    [0, 2**63 - 1]."""
     method = METHODS[check_choice("method", name, list(METHODS))]
     policy = SELECTIONS[check_choice("selection", selection, list(SELECTIONS))]
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     slowdown = check_real("slowdown", slowdown, at_least=1)
     if links is not None and not isinstance(links, Links):
         raise InvalidParameter(f"links must be a Links or None, got {type(links).__name__}")

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from ...errors import InvalidParameter
+from ...bounds import MAX_JOBS, MAX_REPLICATES
+from ...errors import InvalidParameter, InvalidType, check_int
 from .analytic import size_system, speed_system
 from .published import ALGORITHMS
 from .select import _key
@@ -92,7 +93,12 @@ def ensemble_points(
 ) -> list[dict]:
     """Every case of every simulated figure (:data:`ENSEMBLE_STUDIES`), seeds ``0 ..
     replicates - 1`` each, at ``settings``' stream length (default: the paper's): the
-    keyword arguments of :func:`ensemble_point`."""
+    keyword arguments of :func:`ensemble_point`. ``settings`` is a :class:`SimSettings`
+    (whose counts are checked), ``replicates`` a whole number in [1, 10**6]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
+    if not isinstance(settings, SimSettings):
+        raise InvalidType(f"settings must be a SimSettings, got {type(settings).__name__}")
+    replicates = check_int("replicates", replicates, minimum=1, maximum=MAX_REPLICATES)
     run = {"n_jobs": settings.n_jobs, "warmup": settings.warmup, "cooldown": settings.cooldown}
     return [
         dict(study=study, x=x, allocation=alloc, algorithm=alg, **run, replicate=r)
@@ -113,7 +119,10 @@ def ensemble_point(
     replicate: int,
 ) -> dict[str, float]:
     """One single run (:func:`simulate_point`, seed ``replicate``) of one case of a
-    study: ``{item key: value}`` for its mean response time and miss rate."""
+    study: ``{item key: value}`` for its mean response time and miss rate. ``n_jobs`` is a
+    whole number in [1, 10**8], ``warmup`` and ``cooldown`` ones in [0, 10**8]
+    (:data:`hpcmodels.bounds.MAX_JOBS`) and ``replicate`` one in [0, 10**6 - 1]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
     case = _study_cases(study).get((str(x), str(allocation or ""), str(algorithm)))
     if case is None:
         raise InvalidParameter(
@@ -121,10 +130,10 @@ def ensemble_point(
         )
     r = simulate_point(
         **case[1],
-        seed=int(replicate),
-        n_jobs=int(n_jobs),
-        warmup=int(warmup),
-        cooldown=int(cooldown),
+        seed=check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1),
+        n_jobs=check_int("n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS),
+        warmup=check_int("warmup", warmup, minimum=0, maximum=MAX_JOBS),
+        cooldown=check_int("cooldown", cooldown, minimum=0, maximum=MAX_JOBS),
     )
     return {ensemble_item(study, x, allocation or "", algorithm, m): float(r[m]) for m in MEASURES}
 

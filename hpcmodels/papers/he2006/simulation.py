@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...errors import InvalidParameter, check_real
+from ...bounds import MAX_JOBS, MAX_REPLICATES, MAX_SEED
+from ...errors import InvalidParameter, InvalidType, check_int, check_real
 from ...queueing import (
     UniformSlack,
 )
@@ -40,12 +41,34 @@ class SimSettings:
 
     The defaults are the notebook's quick settings; :meth:`paper` gives Section 5.1's
     500,000 jobs (first and last 100,000 trimmed) and five runs.
+
+    ``n_jobs`` is a whole number in [1, 10**8] (:data:`hpcmodels.bounds.MAX_JOBS`),
+    ``warmup`` and ``cooldown`` ones in [0, 10**8] with ``warmup + cooldown < n_jobs``,
+    ``seeds`` one in [1, 10**6] (:data:`hpcmodels.bounds.MAX_REPLICATES`); integral
+    floats are stored as ints, anything else is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the field.
     """
 
     n_jobs: int = 100_000
     warmup: int = 20_000
     cooldown: int = 20_000
     seeds: int = 3
+
+    def __post_init__(self) -> None:
+        limits = {
+            "n_jobs": (1, MAX_JOBS),
+            "warmup": (0, MAX_JOBS),
+            "cooldown": (0, MAX_JOBS),
+            "seeds": (1, MAX_REPLICATES),
+        }
+        for name, (low, high) in limits.items():
+            value = check_int(f"SimSettings.{name}", getattr(self, name), minimum=low, maximum=high)
+            object.__setattr__(self, name, value)
+        if self.warmup + self.cooldown >= self.n_jobs:
+            raise InvalidParameter(
+                f"SimSettings needs warmup + cooldown < n_jobs, got {self.warmup} + "
+                f"{self.cooldown} vs {self.n_jobs}"
+            )
 
     @classmethod
     def paper(cls) -> SimSettings:
@@ -54,6 +77,7 @@ class SimSettings:
     @classmethod
     def scaled(cls, n_jobs: int, seeds: int) -> SimSettings:
         """``n_jobs`` per stream, warm-up and cool-down a fifth of the stream each."""
+        n_jobs = check_int("SimSettings.n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS)
         return cls(n_jobs, n_jobs // 5, n_jobs // 5, seeds)
 
 
@@ -80,8 +104,15 @@ def simulate_point(
     Returns the measured ``mean_response`` and ``miss_rate``, and the M/M/m prediction
     for the same fractions under random dispatch, ``analytic_response`` and
     ``analytic_miss`` (NaN for the dynamic DLL/DLM; ``inf`` and 1 where the fractions
-    saturate a cluster).
+    saturate a cluster). ``seed`` (a whole number in [0, 2**63 - 1] or a Generator),
+    ``n_jobs`` (in [1, 10**8]), ``warmup`` and ``cooldown`` (in [0, 10**8]) as
+    :func:`hpcmodels.queueing.dispatch.simulate_dispatch` takes them, checked first.
     """
+    n_jobs = check_int("n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS)
+    warmup = check_int("warmup", warmup, minimum=0, maximum=MAX_JOBS)
+    cooldown = check_int("cooldown", cooldown, minimum=0, maximum=MAX_JOBS)
+    if not isinstance(seed, np.random.Generator):
+        seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     if algorithm not in ALGORITHMS:
         raise InvalidParameter(f"unknown algorithm {algorithm!r}; choose from {list(ALGORITHMS)}")
     strategy, dispatcher = ALGORITHMS[algorithm]
@@ -184,8 +215,10 @@ def summarise_seeds(runs: pd.DataFrame, cases: Sequence[Case], seeds: int) -> pd
     (95 % half-width over the seeds, :func:`hpcmodels.stats.t_interval`), ``miss_rate``
     and ``miss_ci``, the per-seed values ``response_runs`` and ``miss_runs`` (seeds are
     common random numbers across algorithms), and ``analytic_response``,
-    ``analytic_miss`` (:func:`simulate_point`).
+    ``analytic_miss`` (:func:`simulate_point`). ``seeds`` is a whole number in [1, 10**6]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`).
     """
+    seeds = check_int("seeds", seeds, minimum=1, maximum=MAX_REPLICATES)
     if len(runs) != len(cases) * seeds:
         raise InvalidParameter(f"{len(runs)} runs for {len(cases)} cases of {seeds} seeds each")
     rows = []
@@ -223,7 +256,10 @@ def simulate_cases(
     :func:`simulate_point` over :func:`point_grid` (``client``, ``cache``, ``progress``
     and ``desc`` as there), summarised per case (:func:`summarise_seeds`, whose columns
     the frame has). A failed point is a ``RuntimeError`` naming how many failed, the
-    first one's parameters and its error (:func:`hpcmodels.sweep.raise_failures`)."""
+    first one's parameters and its error (:func:`hpcmodels.sweep.raise_failures`).
+    ``settings`` must be a :class:`SimSettings` (whose counts are checked)."""
+    if not isinstance(settings, SimSettings):
+        raise InvalidType(f"settings must be a SimSettings, got {type(settings).__name__}")
     grid = point_grid(cases, settings)
     runs = sweep(simulate_point, grid, cache=cache, client=client, progress=progress, desc=desc)
     raise_failures(runs, f"simulate_point ({desc})")

@@ -77,12 +77,13 @@ def ensemble_point(log: str, study: str, x: float, replicate: int) -> dict:
     """One replicate of one row of the tables (:func:`ensemble_points`): at load factor
     ``x`` the five policies of Tables 2-3 on one cluster; at slowdown ratio ``x`` every
     run of Tables 5-9 on the grid (both median-fit readings, random fit with seed
-    ``replicate``). Returns ``{item key: value}``."""
+    ``replicate``). Returns ``{item key: value}``. ``replicate`` is a whole number in [0,
+    10**6 - 1] (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
     from ..ensemble import runtime_scale
 
     if study not in ("load", "slowdown"):
         raise InvalidParameter(f"unknown study {study!r}; choose 'load' or 'slowdown'")
-    scale = runtime_scale(replicate)  # checks replicate: a whole number >= 0
+    scale = runtime_scale(replicate)  # checks replicate: a whole number in [0, 10**6 - 1]
     replicate = int(replicate)
     out = {}
     if study == "load":

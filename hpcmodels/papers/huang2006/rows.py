@@ -37,6 +37,15 @@ from .simulation import pivot, table9_frame
 from .workload import _not_run, _other_input
 
 
+def _jobs_count(n_jobs: object) -> int | None:
+    """``n_jobs`` (the jobs simulated) as None or a whole number in [0, 10**8]
+    (:data:`hpcmodels.bounds.MAX_JOBS`; 0, an empty log, gives no ratio, as None)."""
+    from ...bounds import MAX_JOBS
+    from ...errors import check_int
+
+    return None if n_jobs is None else check_int("n_jobs", n_jobs, minimum=0, maximum=MAX_JOBS)
+
+
 def _half_unit(printed: str) -> float:
     text = printed.strip().lstrip("+-")
     return 0.5 * 10.0 ** -(len(text.split(".", 1)[1]) if "." in text else 0)
@@ -146,7 +155,9 @@ def table_rows(
     seeds; ``readings``: ours' extra columns and the paper column each reads (compared
     with it too); ``notes``: per column, shown on its rows; ``n_jobs``: the jobs
     simulated (for the cause on another log). Every row shows its ours/paper ratio and
-    the table's typical ratio (:func:`ratio_check`); a cell that breaks it says so."""
+    the table's typical ratio (:func:`ratio_check`); a cell that breaks it says so.
+    ``n_jobs`` is None or a whole number in [0, 10**8]."""
+    n_jobs = _jobs_count(n_jobs)
     check = ratio_check(paper, ours, ci=ci, readings=readings)
     other = _other_input(log)
     rows = []
@@ -214,7 +225,8 @@ def _slowdown_tables(by_slowdown: pd.DataFrame):
 
 def load_rows(by_load: pd.DataFrame, log: str, n_jobs: int | None = None) -> list[dict]:
     """Tables 2-3 cell by cell (:func:`table_rows`); ``not run`` rows naming the
-    missing log when the runs could not be made."""
+    missing log when the runs could not be made. ``n_jobs`` as :func:`table_rows`."""
+    n_jobs = _jobs_count(n_jobs)
     if reason := missing_of(by_load):
         return _not_run(["Table 2", "Table 3"], reason)
     return [
@@ -230,7 +242,9 @@ def slowdown_rows(
 ) -> list[dict]:
     """Tables 5-9 cell by cell (:func:`table_rows`): Tables 5-6 with both median-fit
     readings and random fit's 95 % interval; ``items`` picks tables ("Table 9"); ``not
-    run`` rows naming the missing log when the runs could not be made."""
+    run`` rows naming the missing log when the runs could not be made. ``n_jobs`` as
+    :func:`table_rows`."""
+    n_jobs = _jobs_count(n_jobs)
     if reason := missing_of(by_slowdown):
         tables = ["Table 5", "Table 6", "Table 7", "Table 8", "Table 9"]
         return _not_run([t for t in tables if items is None or t in items], reason)
@@ -251,7 +265,9 @@ def typical_ratios(
     highest ratio of its cells, how many cells lie in line with it, and the cells that
     break it (with their ratios). With ``n_jobs`` (the jobs simulated), ``typical /
     count ratio``: the typical ratio over paper jobs / ours, i.e. our jobs' total waiting
-    time (or waiting ratio) over the paper's total."""
+    time (or waiting ratio) over the paper's total. ``n_jobs`` is None or a whole number
+    in [0, 10**8]."""
+    n_jobs = _jobs_count(n_jobs)
     if reason := missing_of(by_load, by_slowdown):
         return missing_frame(reason)
     specs = [

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...errors import InvalidParameter
+from ...bounds import MAX_REPLICATES, MAX_SEED
+from ...errors import InvalidParameter, check_int, check_ints
 from ...multicluster import Cluster, simulate
 from ...stats import t_interval
 from ...sweep import raise_failures, sweep
@@ -54,7 +55,9 @@ def simulate_run(
     ``log`` (read once per process), runtimes times ``load_factor``, on ``clusters``
     with the ``selection``, ``allocation`` and ``coallocation`` policies, co-allocated
     runtimes times ``slowdown``, random choices from ``seed``
-    (:func:`hpcmodels.multicluster.simulate`). Returns the run's metrics."""
+    (:func:`hpcmodels.multicluster.simulate`). Returns the run's metrics. ``seed`` is a
+    whole number in [0, 2**63 - 1], checked before the log is read."""
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     jobs = scale_runtimes(_completed_jobs(log)[["submit", "runtime", "procs"]], load_factor)
     return simulate(
         jobs,
@@ -118,9 +121,10 @@ def allocation_runs(
     allocation method (both median-fit readings; random fit once per seed) and
     fixed-order co-allocation, best fit with each co-allocation heuristic, and the
     integrated approach. ``seed`` is NaN for the deterministic runs. ``client``,
-    ``cache`` and ``progress`` as :func:`policies_by_load` (so is a missing log)."""
-    seeds = [int(s) for s in seeds]
-    if not seeds or min(seeds) < 0:
+    ``cache`` and ``progress`` as :func:`policies_by_load` (so is a missing log).
+    ``seeds``: one to 10**6 whole numbers in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`)."""
+    seeds = check_ints("seeds", seeds, minimum=0, maximum=MAX_SEED, max_length=MAX_REPLICATES)
+    if not seeds:
         raise InvalidParameter(f"random fit needs at least one seed, all >= 0; got {seeds}")
     if (missing := _missing_log(log)) is not None:
         return missing

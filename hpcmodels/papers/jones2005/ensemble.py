@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from ...bandwidth import SECTION6, run_point
-from ...errors import check_frame
+from ...bounds import MAX_JOBS, MAX_REPLICATES
+from ...errors import check_frame, check_int
 from ..ensemble import ensemble_value, paired_claim, summarize, with_replicates
 from ..store import values
 from .published import BASELINES, BSBWS, CLAIMS, LSLTS, SURFACES, TENDENCIES, VARIETY
@@ -141,12 +142,16 @@ def ensemble_point(
     cluster, workload seed ``replicate``: ``{item key: ATT}``, and for A1 also its
     highest link level minus the LSLT (:data:`LINK_OVER_LSLT`); a Section 4 point
     (``study`` "section4 ...") is :func:`.section4_scale.section4_point`'s. A keyword
-    that the point's kind does not use is None (the store's other points have it)."""
+    that the point's kind does not use is None (the store's other points have it).
+    ``jobs_per_cluster`` is a whole number in [1, 10**8] and ``replicate`` one in [0,
+    10**6 - 1] (:mod:`hpcmodels.bounds`)."""
     if study.startswith("section4"):
         return section4_point(study, strategy, jobs_per_cluster, clusters, replicate, bsbw, limit)
-    setup = SECTION6.scaled(int(jobs_per_cluster))
+    jobs_per_cluster = check_int("jobs_per_cluster", jobs_per_cluster, minimum=1, maximum=MAX_JOBS)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
+    setup = SECTION6.scaled(jobs_per_cluster)
     r = run_point(
-        strategy, setup, bsbw=bsbw, lslt=lslt, chunk=chunk, selection=selection, seed=int(replicate)
+        strategy, setup, bsbw=bsbw, lslt=lslt, chunk=chunk, selection=selection, seed=replicate
     )
     out = {ensemble_key(study, strategy, selection, bsbw, chunk, lslt): r["att"]}
     if strategy == "a1":

@@ -8,7 +8,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...bandwidth import Setup, run_point
+from ...bounds import MAX_SEED
+from ...errors import check_int
 from ...sweep import sweep_results
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """``seed`` as a workload seed, a whole number in [0, 2**63 - 1]
+    (:data:`hpcmodels.bounds.MAX_SEED`); checked by every builder before its sweep runs."""
+    return check_int(name, seed, minimum=0, maximum=MAX_SEED)
 
 
 def _with_clusters(setup: Setup, clusters: int) -> Setup:
@@ -67,7 +75,8 @@ def _point(
     selection: str = "first_available",
     seed: int = 0,
 ) -> dict:
-    """The keyword arguments of :func:`strategy_point` for one :func:`run_point` call."""
+    """The keyword arguments of :func:`strategy_point` for one :func:`run_point` call
+    (``seed`` checked: :func:`check_seed`)."""
     return dict(
         strategy=strategy,
         setup=setup,
@@ -76,7 +85,7 @@ def _point(
         chunk=float(chunk),
         fixed_penalty=penalty,
         selection=selection,
-        seed=seed,
+        seed=check_seed(seed),
     )
 
 

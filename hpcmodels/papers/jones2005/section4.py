@@ -14,8 +14,16 @@ import pandas as pd
 
 from ...bandwidth import SECTION4, Setup, run_point
 from ...bandwidth.experiment import att_gap
+from ...bounds import MAX_REPLICATES, MAX_SEED
+from ...errors import check_int, check_ints
 from ...sweep import sweep_results
-from .points import _point, _runs, _with_clusters
+from .points import _point, _runs, _with_clusters, check_seed
+
+MAX_BISECTIONS = 60
+"""Most halvings of a break-even bisection (``iterations``): each is one more simulation
+run (minutes at the paper's scale), and 60 halvings shrink the bracket by 2**-60, below
+float64's relative resolution (2**-52) of any crossing farther than 2**-8 of the
+bracket's width from zero. The paper's reading uses 8."""
 
 
 def penalty_point(setup: Setup, bsbw: float, seed: int) -> dict:
@@ -43,8 +51,11 @@ def penalty_curves(
     client=None,
 ) -> pd.DataFrame:
     """Figs. 9-11 for one cluster count: per BSBW, First-Fit under the dynamic model
-    (its ATT and measured mean penalty) and the fixed-penalty model fed that penalty."""
+    (its ATT and measured mean penalty) and the fixed-penalty model fed that penalty.
+    ``clusters`` is a whole number in [1, 10**6] (:class:`~hpcmodels.bandwidth.Setup`'s
+    bounds) and ``seed`` one in [0, 2**63 - 1], checked before any run."""
     s = _with_clusters(setup, clusters)
+    seed = check_seed(seed)
     grid = [dict(setup=s, bsbw=float(b), seed=seed) for b in bsbws]
     results = sweep_results(
         penalty_point,
@@ -79,7 +90,9 @@ def limits(
     cache: str | Path | None = None,
     client=None,
 ) -> pd.DataFrame:
-    """No Share, Migration Only and Ideal ATT per cluster count."""
+    """No Share, Migration Only and Ideal ATT per cluster count. ``clusters``: whole
+    numbers in [1, 10**6] (:class:`~hpcmodels.bandwidth.Setup`'s bounds); ``seed`` one in
+    [0, 2**63 - 1]; all checked before any run."""
     plan = [(m, st) for m in clusters for st in ("no_share", "migration_only", "ideal")]
     points = [_point(st, _with_clusters(setup, m), seed=seed) for m, st in plan]
     runs = _runs(points, cache=cache, client=client, progress=progress, desc="limits")
@@ -113,7 +126,11 @@ def break_even_point(
     """One seed and limit of :func:`break_even` (a sweep point; the bisections inside
     run one after the other): the limit's ATT ``level``, the BSBW where First-Fit
     reaches it and the penalty measured there (``dynamic``), and the fixed-model
-    penalty that reaches it (``fixed``); NaN where the range does not bracket it."""
+    penalty that reaches it (``fixed``); NaN where the range does not bracket it.
+    ``seed`` is a whole number in [0, 2**63 - 1], ``iterations`` one in [0, 60]
+    (:data:`MAX_BISECTIONS`), checked before the first run."""
+    seed = check_seed(seed)
+    iterations = check_int("iterations", iterations, minimum=0, maximum=MAX_BISECTIONS)
     level = run_point(limit, setup, seed=seed)["att"]
 
     def dynamic_gap(b):  # only its sign is read: a run deep in overload stops early
@@ -145,8 +162,14 @@ def break_even(
     co-allocation penalty at which First-Fit's ATT reaches it, under the dynamic model
     (bisection on BSBW; the penalty measured there) and the fixed model (bisection on
     the penalty); one row per seed, limit and model, each seed with its own workload and
-    its own limit level. Each (seed, limit) is a sweep point."""
+    its own limit level. Each (seed, limit) is a sweep point.
+
+    ``clusters`` is a whole number in [1, 10**6] (:class:`~hpcmodels.bandwidth.Setup`'s
+    bounds), ``seeds`` at most 10**6 whole numbers in [0, 2**63 - 1] and ``iterations``
+    one in [0, 60] (:data:`MAX_BISECTIONS`), all checked before any run."""
     s = _with_clusters(setup, clusters)
+    seeds = check_ints("seeds", seeds, minimum=0, maximum=MAX_SEED, max_length=MAX_REPLICATES)
+    iterations = check_int("iterations", iterations, minimum=0, maximum=MAX_BISECTIONS)
     plan = [(seed, limit) for seed in seeds for limit in levels]
     grid = [
         dict(

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ...bandwidth import SECTION4, run_point
-from ...errors import InvalidParameter, check_frame
+from ...bounds import MAX_CLUSTERS, MAX_JOBS, MAX_REPLICATES
+from ...errors import InvalidParameter, check_frame, check_int
 from ..ensemble import with_replicates
 from .points import _with_clusters
 from .published import PENALTY_BSBWS, PENALTY_RANGES
@@ -111,9 +112,13 @@ def section4_point(
     bsbw: float | None = None,
     limit: str | None = None,
 ) -> dict:
-    """One Section 4 point with workload seed ``replicate``: ``{item key: value}``."""
-    m, seed = int(clusters), int(replicate)
-    setup = _with_clusters(SECTION4.scaled(int(jobs_per_cluster)), m)
+    """One Section 4 point with workload seed ``replicate``: ``{item key: value}``.
+    ``jobs_per_cluster`` is a whole number in [1, 10**8], ``clusters`` one in [1, 10**6]
+    and ``replicate`` one in [0, 10**6 - 1] (:mod:`hpcmodels.bounds`)."""
+    jobs_per_cluster = check_int("jobs_per_cluster", jobs_per_cluster, minimum=1, maximum=MAX_JOBS)
+    m = check_int("clusters", clusters, minimum=1, maximum=MAX_CLUSTERS)
+    seed = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
+    setup = _with_clusters(SECTION4.scaled(jobs_per_cluster), m)
     if study == "section4 limit":
         return {limit_key(m, strategy): run_point(strategy, setup, seed=seed)["att"]}
     if study == "section4 curve":

@@ -29,7 +29,9 @@ def baselines(
 ) -> pd.DataFrame:
     """The limits under each FPFS reading: one row per (selection, strategy). Each run
     is a point of :func:`hpcmodels.sweep.sweep` (``cache``: a folder keeping finished
-    points; ``client``: where they run, as there); so in every builder below."""
+    points; ``client``: where they run, as there); so in every builder below. ``seed``
+    is a whole number in [0, 2**63 - 1], checked before any run (so in every builder
+    below)."""
     points = [
         _point(st, setup, selection=sel, seed=seed) for sel in selections for st in strategies
     ]

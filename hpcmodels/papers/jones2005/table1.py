@@ -12,6 +12,8 @@ import pandas as pd
 from ...bandwidth import SECTION6, Setup
 from ...bandwidth.model import demand_kernel
 from ...bandwidth.modules import A1, B1, B2, B3, B4, decide_many
+from ...bounds import MAX_JOBS, MAX_REPLICATES, MAX_SEED
+from ...errors import InvalidType, check_int
 from .published import TABLE1
 
 MODULE_CODES = {"A1": A1, "B1": B1, "B2": B2, "B3": B3, "B4": B4}
@@ -27,7 +29,15 @@ def decision_states(
 ):
     """Co-allocation decision inputs like Section 6's: a job of UNIF[10, 50] nodes that
     fits no single cluster (free nodes per cluster uniform below its width) and link
-    loads made of 0-3 co-allocated jobs of random splits, kept below the LSLT."""
+    loads made of 0-3 co-allocated jobs of random splits, kept below the LSLT.
+
+    ``n`` is a whole number in [1, 10**8] (:data:`hpcmodels.bounds.MAX_JOBS`: a state
+    holds a few numbers per cluster, like a job) and ``seed`` one in [0, 2**63 - 1];
+    ``setup`` a :class:`~hpcmodels.bandwidth.Setup`."""
+    n = check_int("n", n, minimum=1, maximum=MAX_JOBS)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
+    if not isinstance(setup, Setup):
+        raise InvalidType(f"setup must be a Setup, got {type(setup).__name__}")
     rng = np.random.default_rng(seed)
     m = setup.clusters
     ps = rng.integers(setup.min_nodes, setup.max_nodes + 1, n)
@@ -50,7 +60,11 @@ def decision_times(
 ) -> pd.DataFrame:
     """Table 1 measured here: mean time per co-allocation decision of each module (a
     numba loop over :func:`decision_states`, best of ``repeat``), and A1 by the paper's
-    nested loops on the first 2,000 of the same states."""
+    nested loops on the first 2,000 of the same states. ``n`` and ``seed`` as
+    :func:`decision_states` takes them; ``repeat`` a whole number in [1, 10**6]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
+    n = check_int("n", n, minimum=1, maximum=MAX_JOBS)
+    repeat = check_int("repeat", repeat, minimum=1, maximum=MAX_REPLICATES)
     frees, loads, ps = decision_states(n, setup, seed=seed)
     cap = np.full(setup.clusters, float(setup.link_mbps))
     out = TABLE1.copy()

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...errors import InvalidParameter
+from ...bounds import MAX_REPLICATES
+from ...errors import InvalidParameter, check_int
 from ...multicluster import Cluster, TLAOptions, simulate
 from ...workloads.transforms import estimate_inaccuracy, speed_vectors
 from .published import INACCURACY_FACTORS, LOADS, METHODS, SH_LEVELS, TABLE3
@@ -27,13 +28,14 @@ def replicate_jobs(wid: str, load: str, replicate: int) -> pd.DataFrame:
     """The jobs of one paper-scale replicate (:mod:`hpcmodels.papers.ensemble`): a trace (A-C)
     whole, scaled to ``load``, with every runtime multiplied by
     :func:`~hpcmodels.papers.ensemble.runtime_scale` of ``replicate`` (1 for replicate 0); a
-    model (D-F) drawn with seed ``replicate`` (50,000 jobs), scaled to ``load``."""
-    from ...errors import check_int
+    model (D-F) drawn with seed ``replicate`` (50,000 jobs), scaled to ``load``.
+    ``replicate`` is a whole number in [0, 10**6 - 1]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
     from ..ensemble import runtime_scale
 
     _spec(wid)
     _load(load)
-    replicate = check_int("replicate", replicate, minimum=0)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     if not _trace(wid):
         return _jobs(wid, load, ENSEMBLE_JOBS[wid[0]], replicate)
     jobs = _jobs(wid, load, None, 0).copy()
@@ -144,10 +146,11 @@ def table4_point(wid: str, load: str, sh: float, replicate: int) -> dict:
     """One replicate of one Table 4 configuration: the four methods of :data:`METHODS`
     (FCFS, single site) on the same jobs and speed vector, ``{item key: value}``: each
     method's ATT; for A2 at SH = 0 each method's utilization (Table 5); for A1 at high
-    load and SH = 0 TLA's activations and decision changes (Section 5.2)."""
+    load and SH = 0 TLA's activations and decision changes (Section 5.2). ``replicate``
+    is a whole number in [0, :data:`ENSEMBLE_VECTORS` - 1] (one speed vector each)."""
     w = _spec(wid)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=ENSEMBLE_VECTORS - 1)
     jobs = replicate_jobs(wid, load, replicate)
-    replicate = int(replicate)
     speeds = speed_vectors(w.clusters, sh, ENSEMBLE_VECTORS, seed=0)[replicate]
     clusters = [
         Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))
@@ -203,15 +206,20 @@ def section5_point(
     waiting job), ``policy`` inside its simulation and ``allocation_depth``; Fig. 8
     (``factor`` not None) runs the four methods on f-model estimates (Eqs. 7-8) drawn
     with seed ``replicate``; Fig. 10 also counts TLA's activations and its decisions
-    changed against depth 1."""
-    from ...errors import check_int
+    changed against depth 1. ``replicate`` is a whole number in [0, 10**6 - 1]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`), ``depth`` one in [0, 2**62] (0:
+    :data:`ALL_WAITING`) and ``allocation_depth`` one in [1, 2**62]
+    (:class:`~hpcmodels.multicluster.TLAOptions`)."""
+    from ...multicluster.lookahead import MAX_DEPTH
 
-    depth = check_int("depth", depth, minimum=0)
+    depth = check_int("depth", depth, minimum=0, maximum=MAX_DEPTH)
+    allocation_depth = check_int("allocation_depth", allocation_depth, minimum=1, maximum=MAX_DEPTH)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     setting = dict(factor=factor, depth=depth, policy=policy, allocation_depth=allocation_depth)
     jobs = replicate_jobs(wid, load, replicate)
     if factor is not None:
-        jobs = estimate_inaccuracy(jobs, float(factor), seed=int(replicate))
-    tla = TLAOptions(depth=depth or None, policy=policy, allocation_depth=int(allocation_depth))
+        jobs = estimate_inaccuracy(jobs, float(factor), seed=replicate)
+    tla = TLAOptions(depth=depth or None, policy=policy, allocation_depth=allocation_depth)
     methods = METHODS if study == "fig8" else {"TLA": "tla"}
     out = {}
     for method, selection in methods.items():

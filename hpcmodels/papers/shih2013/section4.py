@@ -13,11 +13,19 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...bounds import MAX_REPLICATES
+from ...errors import check_int
 from ...multicluster import Cluster, TLAOptions, simulate
 from ...sweep import sweep_results
 from ...workloads.transforms import speed_vectors
 from .published import LOADS, METHODS, TABLE5
-from .workloads import _jobs, _load, _missing, _missing_study, _spec
+from .workloads import _counts, _jobs, _load, _missing, _missing_study, _spec
+
+
+def _vectors(n_vectors: object) -> int:
+    """``n_vectors`` (speed vectors per SH level: replicates) as a whole number in [1,
+    10**6] (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
+    return check_int("n_vectors", n_vectors, minimum=1, maximum=MAX_REPLICATES)
 
 
 def configuration_point(
@@ -36,7 +44,12 @@ def configuration_point(
     :data:`METHODS`) on workload ``wid`` (first ``n_jobs`` jobs, None: all) at the
     named ``load`` on speed vector ``vector`` of ``n_vectors`` at heterogeneity ``sh``,
     FCFS, TLA's knobs ``tla`` (method ``"TLA"`` only; another method with knobs is an
-    :class:`~hpcmodels.errors.InvalidParameter` naming ``tla``)."""
+    :class:`~hpcmodels.errors.InvalidParameter` naming ``tla``). ``n_vectors`` is a
+    whole number in [1, 10**6], ``vector`` one in [0, n_vectors - 1], ``n_jobs`` None or
+    one in [1, 10**8] and ``seed`` one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`)."""
+    n_vectors = _vectors(n_vectors)
+    vector = check_int("vector", vector, minimum=0, maximum=n_vectors - 1)
+    n_jobs, seed = _counts(n_jobs, seed)
     jobs = _jobs(wid, load, n_jobs, seed)
     w = _spec(wid)
     speeds = speed_vectors(w.clusters, sh, n_vectors, seed=seed)[vector]
@@ -80,12 +93,17 @@ def run_configurations(
     tla_changes, seconds, missing, jobs, whole, vectors. The runs are points of
     :func:`hpcmodels.sweep.sweep`
     (:func:`configuration_point`; ``cache``: a folder keeping finished runs, ``client``:
-    where they run, as there)."""
+    where they run, as there). ``n_vectors`` is a whole number in [1, 10**6], ``n_jobs``
+    (or each value of its dict) None or one in [1, 10**8] and ``seed`` one in [0, 2**63 -
+    1] (:mod:`hpcmodels.bounds`), all checked before any run."""
     for wid in wids:
         _spec(wid)
     for load in loads:
         _load(load)
+    n_vectors = _vectors(n_vectors)
     sizes = {wid: n_jobs.get(wid) if isinstance(n_jobs, dict) else n_jobs for wid in wids}
+    sizes = {wid: _counts(size, seed)[0] for wid, size in sizes.items()}
+    seed = _counts(None, seed)[1]
     missing = {wid: _missing(wid, sizes[wid], seed) for wid in wids}
     plan = [
         (wid, load, sh, v)
@@ -183,7 +201,10 @@ def vector_spread(
     client=None,
 ) -> pd.DataFrame:
     """Fig. 7: each method's ATT for each of ``n_vectors`` speed vectors (rows), from
-    :func:`run_configurations` (``cache``, ``client``: as there)."""
+    :func:`run_configurations` (``cache``, ``client``: as there; so are the counts'
+    ranges, checked first)."""
+    n_vectors = _vectors(n_vectors)
+    n_jobs, seed = _counts(n_jobs, seed)
     if (missing := _missing_study(wid, n_jobs, seed)) is not None:
         return missing
     runs = run_configurations(

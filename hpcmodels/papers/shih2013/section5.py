@@ -11,13 +11,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ...bounds import MAX_CLUSTERS, MAX_JOBS, MAX_REPLICATES, MAX_SEED
+from ...errors import check_int, check_ints
 from ...multicluster import TLAOptions, simulate
 from ...multicluster.allocation import FASTEST_FIRST
 from ...multicluster.lookahead import ATT, release_heap, score_clusters
 from ...sweep import sweep_results
 from ...workloads.transforms import estimate_inaccuracy
 from .published import INACCURACY_FACTORS, METHODS
-from .workloads import _jobs, _load, _missing_study, _spec, _system
+from .workloads import _counts, _jobs, _load, _missing_study, _spec, _system
 
 
 def study_point(
@@ -34,8 +36,10 @@ def study_point(
     :data:`METHODS`) on workload ``wid`` at the named ``load``, SH = 0, FCFS, TLA's
     knobs ``tla`` (method ``"TLA"`` only, else an InvalidParameter naming ``tla``);
     ``factor``: estimates drawn from the f-model (Eqs. 7-8) with that inaccuracy factor
-    (None: the log's own). Returns ATT, TLA's activations and its
-    decision changes against depth 1 (None for the other methods)."""
+    (None: the log's own). Returns ATT, TLA's activations and its decision changes
+    against depth 1 (None for the other methods). ``n_jobs`` is None or a whole number
+    in [1, 10**8], ``seed`` one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`)."""
+    n_jobs, seed = _counts(n_jobs, seed)
     jobs = _jobs(wid, load, n_jobs, seed)
     if factor is not None:
         jobs = estimate_inaccuracy(jobs, float(factor), seed=seed)
@@ -59,12 +63,15 @@ def depth_study(
 ) -> pd.DataFrame:
     """Figs. 10-11: TLA's ATT, activations and decision changes against simulation depth
     1 for each depth (None: every waiting job), SH = 0, FCFS. One sweep point per depth
-    (``cache``, ``client``: as :func:`run_configurations`)."""
+    (``cache``, ``client``: as :func:`run_configurations`). ``n_jobs`` is None or a whole
+    number in [1, 10**8]; each depth None or one in [1, 2**62] (:class:`TLAOptions`)."""
     _spec(wid)
     _load(load)
+    n_jobs, _ = _counts(n_jobs, 0)
+    options = [TLAOptions(depth=depth) for depth in depths]
     if (missing := _missing_study(wid, n_jobs)) is not None:
         return missing
-    depths = list(depths)
+    depths = [o.depth for o in options]
     grid = [
         dict(wid=wid, load=load, method="TLA", n_jobs=n_jobs, seed=0, tla=TLAOptions(depth=depth))
         for depth in depths
@@ -97,9 +104,11 @@ def inaccuracy_study(
 ) -> pd.DataFrame:
     """Fig. 8: ATT of the four methods (SH = 0) when estimates follow the f-model (Eqs.
     7-8) with each inaccuracy factor; one seeded estimate draw per factor. One sweep
-    point per (factor, method) (``cache``, ``client``: as :func:`run_configurations`)."""
+    point per (factor, method) (``cache``, ``client``: as :func:`run_configurations`).
+    ``n_jobs`` is None or a whole number in [1, 10**8], ``seed`` one in [0, 2**63 - 1]."""
     _spec(wid)
     _load(load)
+    n_jobs, seed = _counts(n_jobs, seed)
     if (missing := _missing_study(wid, n_jobs, seed)) is not None:
         return missing
     factors = list(factors)
@@ -133,12 +142,17 @@ def tla_knob_study(
 ) -> pd.DataFrame:
     """Figs. 12-13: TLA's ATT (SH = 0) over the product of simulation depths, policies
     inside the simulation and allocation depths. One sweep point per setting
-    (``cache``, ``client``: as :func:`run_configurations`)."""
+    (``cache``, ``client``: as :func:`run_configurations`). ``n_jobs`` is None or a whole
+    number in [1, 10**8]; the depths as :class:`TLAOptions` takes them, all checked
+    before any run."""
     _spec(wid)
     _load(load)
+    n_jobs, _ = _counts(n_jobs, 0)
+    settings = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
+    for d, p, a in settings:
+        TLAOptions(depth=d, policy=p, allocation_depth=a)
     if (missing := _missing_study(wid, n_jobs)) is not None:
         return missing
-    settings = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
     grid = [
         dict(
             wid=wid,
@@ -165,7 +179,17 @@ def decision_seconds(q: int, r: int, m: int, *, repeat: int = 5, seed: int = 0) 
     the whole queue simulated) on a seeded snapshot: ``q`` waiting jobs (widths 1..64,
     estimates exponential with mean 1,000 s), ``r`` one-processor running jobs ending
     within 2,000 s, on clusters of ``128 + r`` processors (so every cluster keeps at
-    least 128 free and the target fits everywhere); one warm-up call first."""
+    least 128 free and the target fits everywhere); one warm-up call first.
+
+    ``q`` is a whole number in [1, 10**8] and ``r`` one in [0, 10**8] (jobs:
+    :data:`hpcmodels.bounds.MAX_JOBS`), ``m`` one in [1, 10**6] (clusters:
+    :data:`hpcmodels.bounds.MAX_CLUSTERS`), ``repeat`` one in [1, 10**6] and ``seed`` one
+    in [0, 2**63 - 1]."""
+    q = check_int("q", q, minimum=1, maximum=MAX_JOBS)
+    r = check_int("r", r, minimum=0, maximum=MAX_JOBS)
+    m = check_int("m", m, minimum=1, maximum=MAX_CLUSTERS)
+    repeat = check_int("repeat", repeat, minimum=1, maximum=MAX_REPLICATES)
+    seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     rng = np.random.default_rng(seed)
     rel_clus = rng.integers(0, m, r)
     free = np.full(m, 128 + r, np.int64) - np.bincount(rel_clus, minlength=m)
@@ -201,7 +225,12 @@ def decision_seconds(q: int, r: int, m: int, *, repeat: int = 5, seed: int = 0) 
 
 
 def scoring_times(qs=(10, 100, 1_000, 5_000), rs=(10, 100, 1_000), m: int = 5) -> pd.DataFrame:
-    """Fig. 5's grid: milliseconds per decision for each (q waiting, r running)."""
+    """Fig. 5's grid: milliseconds per decision for each (q waiting, r running). ``qs``,
+    ``rs`` and ``m`` as :func:`decision_seconds` takes ``q``, ``r`` and ``m``, all
+    checked before the first decision is timed."""
+    qs = check_ints("qs", qs, minimum=1, maximum=MAX_JOBS)
+    rs = check_ints("rs", rs, minimum=0, maximum=MAX_JOBS)
+    m = check_int("m", m, minimum=1, maximum=MAX_CLUSTERS)
     table = pd.DataFrame(
         index=pd.Index(qs, name="q waiting"), columns=pd.Index(rs, name="r running"), dtype=float
     )

@@ -24,7 +24,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ...errors import InvalidParameter
+from ...bounds import MAX_JOBS, MAX_SEED
+from ...errors import InvalidParameter, check_int
 from ...multicluster import Cluster
 from ...workloads.archive import LogNotAvailable, is_available, load_archive_log
 from ...workloads.clean import positive_runtime_and_procs, processors
@@ -38,11 +39,25 @@ from ..report import compare_value, log_missing, not_run
 from .published import ANL_LOG, CTC_LOG, DAS2_LOGS, LOADS, SDSC_LOG, TABLE3, Workload
 
 
+def _counts(n_jobs: object, seed: object) -> tuple[int | None, int]:
+    """``n_jobs`` as None or a whole number in [1, 10**8]
+    (:data:`hpcmodels.bounds.MAX_JOBS`) and ``seed`` as one in [0, 2**63 - 1]: the
+    counts every builder of this paper checks before it reads or draws a workload."""
+    if n_jobs is not None:
+        n_jobs = check_int("n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS)
+    return n_jobs, check_int("seed", seed, minimum=0, maximum=MAX_SEED)
+
+
 def workload_jobs(wid: str, *, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFrame:
     """The job list of one Table 3 workload, built as the paper describes.
 
     Raises :class:`LogNotAvailable` (naming the log) when a needed log is missing.
+    ``n_jobs`` (the models' stream length) is a whole number in [1, 10**8] and ``seed``
+    one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`), checked for every workload.
     """
+    n_jobs, seed = _counts(n_jobs, seed)
+    if n_jobs is None:
+        raise InvalidParameter("n_jobs must be a whole number >= 1, got None")
     if wid in ("A1", "A2"):
         return positive_runtime_and_procs(load_archive_log(SDSC_LOG))
     if wid in ("B1", "B2"):
@@ -129,7 +144,11 @@ def _rows(w: Workload, jobs: pd.DataFrame) -> list[dict]:
 
 def table3(*, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFrame:
     """Shih 2013 Table 3 as far as it can be rebuilt here: one comparison row per job
-    count (logs) and per original SL, with ``not run`` rows naming missing logs."""
+    count (logs) and per original SL, with ``not run`` rows naming missing logs.
+    ``n_jobs`` and ``seed`` as :func:`workload_jobs` takes them."""
+    n_jobs, seed = _counts(n_jobs, seed)
+    if n_jobs is None:
+        raise InvalidParameter("n_jobs must be a whole number >= 1, got None")
     rows = []
     for w in TABLE3:
         try:
@@ -160,7 +179,9 @@ def _spec(wid: str) -> Workload:
 
 def scaled_jobs(wid: str, load: float, *, n_jobs: int | None = None, seed: int = 0):
     """Workload ``wid`` (first ``n_jobs`` jobs when given) with runtimes scaled to the
-    system loading ``load`` on its Table 3 system (Eqs. 5-6, computed on the jobs used)."""
+    system loading ``load`` on its Table 3 system (Eqs. 5-6, computed on the jobs used).
+    ``n_jobs`` is None or a whole number in [1, 10**8], ``seed`` one in [0, 2**63 - 1]."""
+    n_jobs, seed = _counts(n_jobs, seed)
     jobs = workload_jobs(wid, n_jobs=n_jobs or 50_000, seed=seed).reset_index(drop=True)
     if n_jobs is not None:
         jobs = jobs.iloc[:n_jobs]
