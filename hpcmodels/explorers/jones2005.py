@@ -44,7 +44,7 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
     length."""
     if isinstance(jobs, str | bytes | dict) or not hasattr(jobs, "__iter__"):
         raise InvalidType(f"jobs must be rows of node counts, got {jobs!r:.80}")
-    jobs = [check_ints(f"jobs[{k}]", job, minimum=0, maximum=20) for k, job in enumerate(jobs)]
+    jobs = [check_ints(f"jobs[{k}]", job) for k, job in enumerate(jobs)]  # ranges: the sliders
     if not jobs or not jobs[0] or any(len(job) != len(jobs[0]) for job in jobs):
         raise InvalidParameter(f"jobs must be non-empty rows of one length, got {jobs!r:.80}")
     m = len(jobs[0])
