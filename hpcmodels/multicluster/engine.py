@@ -53,7 +53,7 @@ from .metrics import compute_metrics
 from .network import Network
 from .profile import init_pool
 from .queue import KEEP_ESTIMATES, KEEP_RESERVATIONS
-from .rates import BANDWIDTH, RATE_MODELS
+from .rates import BANDWIDTH, CROWDING, RATE_MODELS
 from .segtree import seg_base
 from .selection import BACKFILLING, QUEUE_KEEPS, SELECTIONS, queue_ranks, session
 from .state import (
@@ -184,17 +184,49 @@ def run_to_end(state: State, rate_code: int = 0, params=None) -> State:
     return state
 
 
+TIME_COLUMNS = ("submit", "runtime", "estimate")
+"""The jobs' columns in seconds: a ``timedelta64`` column among them is converted to seconds."""
+
+
 def _column(jobs: pd.DataFrame, name: str, source: str) -> np.ndarray:
     """Column ``source`` of ``jobs`` as float64; a column of bools, strings or other
-    objects is an InvalidParameter naming the column (``name``)."""
+    objects is an InvalidParameter naming the column (``name``). Units: a time column
+    (:data:`TIME_COLUMNS`) of ``timedelta64`` is read in seconds, whatever its
+    resolution (a duration, or a submit time since the workload's start); a
+    ``datetime64`` column, or a timedelta or datetime in a column of objects or in a
+    count column (``procs``, ``origin``), is refused, since a calendar date or a raw
+    count of nanoseconds is no number of seconds."""
     column = jobs[source]
-    if column.dtype.kind == "b":
+    kind = column.dtype.kind
+    if kind == "m" and name in TIME_COLUMNS:
+        if column.isna().any():
+            i = int(np.argmax(column.isna().to_numpy()))
+            raise InvalidParameter(
+                f"jobs column {name!r}: job {jobs.index[i]!r} has {name} = NaT (must be finite)"
+            )
+        return column.dt.total_seconds().to_numpy(dtype=float)
+    if kind in "mM":
+        what = "a date (datetime64)" if kind == "M" else "a duration (timedelta64)"
+        hint = (
+            "seconds since the workload's start, e.g. (t - t.min()).dt.total_seconds()"
+            if name in TIME_COLUMNS
+            else "a whole number"
+        )
+        raise InvalidParameter(f"jobs column {name!r} holds {what}: it must hold {hint}")
+    if kind == "b":
         raise InvalidParameter(f"jobs column {name!r} must hold numbers, not bools")
-    if column.dtype.kind not in "iuf":  # an object column: numbers only, one by one
+    if kind not in "iuf":  # an object column: numbers only, one by one
         for i, v in enumerate(column.to_numpy()):
-            if isinstance(v, bool | np.bool_ | str | bytes) or not isinstance(v, numbers.Real):
+            if isinstance(
+                v, bool | np.bool_ | str | bytes | np.timedelta64 | np.datetime64
+            ) or not isinstance(v, numbers.Real):
                 raise InvalidParameter(
                     f"jobs column {name!r} is not numeric: job {jobs.index[i]!r} has {name} = {v!r}"
+                    + (
+                        " (give a whole column of timedelta64, read in seconds)"
+                        if isinstance(v, np.timedelta64)
+                        else ""
+                    )
                 )
     try:
         return column.to_numpy(dtype=float)
@@ -545,16 +577,7 @@ def _prepare(
     _check_applies(coallocation, coal, allocation, alloc, slowdown, tla, network)
     cap, speed = cluster_arrays(clusters)
     data = _as_jobs(jobs)
-    with np.errstate(over="ignore"):
-        longest = np.maximum(data["runtime"], data["estimate"]) * slowdown / speed.min()
-        overflow = ~np.isfinite(data["submit"] + longest)
-    if overflow.any():
-        i = int(np.argmax(overflow))
-        raise InvalidParameter(
-            f"job {jobs.index[i]!r}: submit = {data['submit'][i]!r} and runtime = "
-            f"{data['runtime'][i]!r} overflow the time axis (end time not finite on the "
-            "slowest cluster)"
-        )
+    _check_time_axis(jobs, data, slowdown, speed, rate_code, params)
     if "origin" in data and np.any(data["origin"] >= cap.size):
         i = int(np.argmax(data["origin"] >= cap.size))
         raise InvalidParameter(
@@ -608,6 +631,61 @@ def _prepare(
     return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), clusters)
 
 
+def _check_time_axis(
+    jobs: pd.DataFrame,
+    data: dict[str, np.ndarray],
+    slowdown: float,
+    speed: np.ndarray,
+    rate_code: int,
+    params: np.ndarray,
+) -> None:
+    """What the whole schedule needs of the time axis, checked before it runs (an
+    :class:`InvalidParameter` naming the job otherwise):
+
+    * every job's end stays finite even when it runs last: ``submit + runtime x
+      slowdown / (slowest speed x crowding factor)`` one by one, and ``max(submit) +``
+      the sum of them over all jobs (the latest end of any schedule that keeps a
+      processor busy whenever a job waits, on the slowest cluster), since runtimes
+      finite one by one can add up past the largest float;
+    * no duration is lost to rounding: a job's shortest duration (runtime or estimate
+      over the fastest speed) must be at least one unit in the last place of its submit
+      time, else ``submit + duration == submit`` (at epoch nanoseconds, ~1.7e18, one
+      ulp is 256 s and a 100 s job would end when it starts). Durations of 0 are
+      exact. A job that starts later than its submit meets a coarser grid: the engine
+      checks at the end that every job with work ends after it starts (:func:`_finish`).
+    """
+    slowest = speed.min() * (params[1] if rate_code == CROWDING else 1.0)
+    with np.errstate(over="ignore"):
+        longest = np.maximum(data["runtime"], data["estimate"]) * slowdown / slowest
+        overflow = ~np.isfinite(data["submit"] + longest)
+        if overflow.any():
+            i = int(np.argmax(overflow))
+            raise InvalidParameter(
+                f"job {jobs.index[i]!r}: submit = {data['submit'][i]!r} and runtime = "
+                f"{data['runtime'][i]!r} overflow the time axis (end time not finite on the "
+                "slowest cluster)"
+            )
+        work = longest.sum()
+    if not np.isfinite(data["submit"].max() + work):
+        raise InvalidParameter(
+            f"the jobs' runtimes add up past the largest float ({float(work):.6g} s of work "
+            "on the slowest cluster after the last submit): a schedule that runs them one "
+            "after another would end at infinity; shorten the runtimes or split the workload"
+        )
+    for name in ("runtime", "estimate"):
+        shortest = data[name] / speed.max()
+        lost = (shortest > 0) & (shortest < np.spacing(data["submit"]))
+        if lost.any():
+            i = int(np.argmax(lost))
+            raise InvalidParameter(
+                f"job {jobs.index[i]!r}: {name} = {float(data[name][i])!r} s is below the "
+                f"time resolution at its submit = {float(data['submit'][i])!r} s (one float "
+                f"step is {float(np.spacing(data['submit'][i]))!r} s there), so it would be lost to "
+                "rounding; give submit times in seconds from the workload's start "
+                "(e.g. submit - submit.min())"
+            )
+
+
 def _check_applies(
     coallocation: str | None,
     coal: int,
@@ -648,8 +726,11 @@ def _check_applies(
 
 
 def _finish(run: _Run) -> Result:
-    """The :class:`Result` of a run that has ended."""
+    """The :class:`Result` of a run that has ended, once the schedule is checked: every
+    job kept started and ended at a finite time, and every job with work ended after it
+    started (an :class:`InvalidParameter` naming the first job otherwise)."""
     state, out, keep, kept, cap = run.state, run.out, run.keep, run.kept, run.cap
+    _check_schedule(run)
     network = state.net.size > 0
     alloc = int(state.cfg[ALLOC])
     out.loc[keep, "start"] = state.start
@@ -668,6 +749,30 @@ def _finish(run: _Run) -> Result:
             tla_activations=int(state.ctr[TLA_ACTIVATIONS]), tla_changes=int(state.ctr[TLA_CHANGES])
         )
     return Result(out, metrics, run.clusters, _sparse_allocation(state, keep, cap.size), counters)
+
+
+def _check_schedule(run: _Run) -> None:
+    """The schedule's promises, checked after the run: every job kept starts (finite
+    start and end; a rate model can slow a job past what :func:`_check_time_axis`
+    bounds before the run) and no job with work ends when it starts (a duration lost to
+    rounding at a late start time)."""
+    state, index = run.state, run.out.index[run.keep]
+    unfinished = ~(np.isfinite(state.start) & np.isfinite(state.end))
+    if unfinished.any():
+        i = int(np.argmax(unfinished))
+        raise InvalidParameter(
+            f"job {index[i]!r} never ended (start = {float(state.start[i])!r}, end = "
+            f"{float(state.end[i])!r}): the schedule ran past the largest float; shorten the "
+            "runtimes or split the workload"
+        )
+    lost = (state.end <= state.start) & (state.runtime > 0)
+    if lost.any():
+        i = int(np.argmax(lost))
+        raise InvalidParameter(
+            f"job {index[i]!r}: runtime = {float(state.runtime[i])!r} s was lost to rounding at "
+            f"its start = {float(state.start[i])!r} s (one float step is "
+            f"{float(np.spacing(state.start[i]))!r} s there); give time stamps in seconds from the workload's start"
+        )
 
 
 def _metric_names() -> list[str]:
