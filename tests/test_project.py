@@ -106,3 +106,27 @@ def test_files_cited_in_the_package_exist():
         cited |= set(re.findall(r"\b[\w/]+/[\w]+\.py\b", source.read_text()))
     missing = [c for c in cited if not ((ROOT / c).exists() or (ROOT / "hpcmodels" / c).exists())]
     assert cited and not missing, missing
+
+
+def _papermill_commands() -> list[tuple[str, str]]:
+    """Every papermill command line in the README and docs/ (continuations joined)."""
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text().replace("\\\n", " ")
+        found += [(path.name, line) for line in text.splitlines() if "bin/papermill " in line]
+    return found
+
+
+def test_every_documented_papermill_run_writes_under_build_only():
+    """Issue 51 (hygiene): the README's papermill example, run with its ``-p`` values,
+    wrote its figures into the committed ``figures/`` (a notebook's default
+    ``figures_dir``). Every documented papermill command names its output notebook and
+    both output folders under ``build/``, so running it leaves ``git status`` clean."""
+    commands = _papermill_commands()
+    assert commands, "no papermill command found in the README: the pattern no longer matches"
+    for where, line in commands:
+        words = line.split()
+        output = words[words.index(next(w for w in words if w.endswith("papermill"))) + 2]
+        assert output.startswith("build/"), f"{where}: {line}"
+        for name in ("figures_dir", "results_dir"):
+            assert f"-p {name} ../build/" in " ".join(words), f"{where} lacks -p {name}: {line}"
