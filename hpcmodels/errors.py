@@ -3,7 +3,8 @@ about bad input with ``except HpcmodelsError`` (or ``except ValueError``: the ba
 a ``ValueError``).
 
 Each subclass keeps the builtin a caller may already catch: ``LogNotAvailable`` is also
-a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``.
+a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``, ``CorruptStore`` (a
+paper-scale store file that cannot be trusted) also an ``InvalidParameter``.
 
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
 ``InvalidParameter`` naming it and its value (``check_ints`` a sequence of whole
@@ -24,6 +25,7 @@ __all__ = [
     "HpcmodelsError",
     "InvalidParameter",
     "InvalidType",
+    "CorruptStore",
     "LogNotAvailable",
     "SWFError",
     "SWFFileError",
@@ -52,6 +54,21 @@ class InvalidParameter(HpcmodelsError):
 class InvalidType(InvalidParameter, TypeError):
     """A parameter of the wrong type where callers may catch ``TypeError`` (an object
     that is not the documented class); also an :class:`InvalidParameter`."""
+
+
+class CorruptStore(InvalidParameter):
+    """A file of the paper-scale store (``results/<paper>.parquet`` or its
+    ``<paper>.provenance.json``, :mod:`hpcmodels.papers.store`) that cannot be trusted: not
+    readable (truncated, not Parquet, not UTF-8 JSON), of the wrong schema (a column
+    missing or of the wrong type, a duplicated key), or whose SHA-256 differs from the one
+    its provenance records (a flipped byte, a hand edit). The message names the file and
+    what is wrong; ``path`` holds the file. Also an :class:`InvalidParameter` (the ``paper``
+    and ``folder`` named it), which ``read_store`` raised for a store without its columns
+    before the class existed, so ``except InvalidParameter`` still catches it."""
+
+    def __init__(self, path: str | os.PathLike, problem: str) -> None:
+        self.path = str(path)
+        super().__init__(f"{path}: {problem}")
 
 
 class SWFError(HpcmodelsError):

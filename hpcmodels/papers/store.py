@@ -25,12 +25,53 @@ A paper takes part by defining, in its module under :mod:`hpcmodels.papers`:
   measures as ``{item key: value}``;
 * ``ensemble_rows(store) -> list[dict]``: the report rows judged from the store by the
   rules of :mod:`hpcmodels.papers.ensemble` (item and quantity as the quick rows name them).
+
+The schema, checked on every read and before every write (issue 51, "the results store
+trusts what it reads"):
+
+* columns: ``item`` (strings, none missing), ``replicate`` (an integer dtype, every index
+  in ``[0, 10**6 - 1]``), ``value`` (a float dtype, every value finite: the store keeps
+  finite values only), then the point's parameters, each a scalar column: bool, integer,
+  float (NaN where a point has no such parameter) or strings. Column names are unique
+  strings.
+* the unique key is (``item``, ``replicate``): one row per single run and item. An item
+  names one setting, so all its rows share every parameter but ``replicate`` (a point is
+  its parameters, the replicate among them; a point holds several items, an item never
+  spans two settings). Both hold on every committed store (checked when this was
+  written: 36,300 + 3,600 + 8,880 + 2,960 + 5,510 + 5,590 rows, no duplicated key, no
+  item with two settings), and :func:`values` relies on them: a duplicated row would be
+  counted twice, an item over two settings would mix them. A duplicated key is an error
+  naming it.
+* :func:`compute_store` writes the SHA-256 of the Parquet file (and its row count) into
+  the provenance (``sha256``, ``rows``); :func:`read_store` hashes the file's bytes and
+  refuses one whose digest differs (a flipped byte, a hand edit). A store written before
+  checksums (no ``sha256`` in its provenance, or no provenance) is still read, marked
+  ``frame.attrs["checksum"] == "unchecked"`` (``"verified"`` otherwise, the digest in
+  ``attrs["sha256"]``), until ``reproduce --full --missing-only`` rewrites it: with
+  nothing to compute, that run leaves every row, value and dtype as it is (with the same
+  pandas and pyarrow, the Parquet bytes too) and adds the checksum.
+* the provenance is a JSON object whose ``paper`` is the store's and whose fields have
+  their types (:func:`read_provenance`).
+
+A file that breaks any of this is a :class:`~hpcmodels.errors.CorruptStore` naming it
+(also an :class:`~hpcmodels.errors.InvalidParameter`; ``python -m hpcmodels`` prints it in
+one line and exits with 2), never a raw Arrow or JSON error.
+
+``reproduce --full --missing-only`` (:func:`compute_store` with ``missing_only``) keeps
+only rows it can vouch for: the existing store is read as above (a tampered row is
+refused, not kept), a store without its provenance is refused (its rows would otherwise
+be re-stamped with today's commit: compute it again without ``missing_only``), and the
+rewritten store keeps its columns' dtypes (integer columns stay integer).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import io
 import json
+import math
+import numbers
 import os
 import platform
 import time
@@ -41,7 +82,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..bounds import MAX_REPLICATES
 from ..errors import (
+    CorruptStore,
     InvalidParameter,
     InvalidType,
     check_bool,
@@ -54,6 +97,7 @@ from ..errors import (
 __all__ = [
     "RESULTS",
     "STORE_COLUMNS",
+    "STORE_KEY",
     "ensemble_papers",
     "store_path",
     "read_store",
@@ -76,6 +120,8 @@ __all__ = [
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
 STORE_COLUMNS = ("item", "replicate", "value")
+STORE_KEY = ("item", "replicate")
+"""The store's unique key: one row per single run (``replicate``) and ``item``."""
 PAPERS = ("shih2013", "huang2006", "he2006", "jones2005", "filippopoulos", "across")
 
 
@@ -100,21 +146,228 @@ def store_path(paper: str, folder: str | Path | None = None) -> Path:
     return (RESULTS if folder is None else folder) / f"{paper}.parquet"
 
 
-def read_store(paper: str, folder: str | Path | None = None) -> pd.DataFrame | None:
-    """The paper's store, or ``None`` when it has not been computed."""
+def _provenance_path(paper: str, folder: str | Path | None) -> Path:
+    return store_path(paper, folder).with_suffix(".provenance.json")
+
+
+def _is_text(column: pd.Series) -> bool:
+    """Strings (a string dtype, or an object column of strings and missing values)."""
+    if isinstance(column.dtype, pd.StringDtype):
+        return True
+    return column.dtype == object and pd.api.types.infer_dtype(column, skipna=True) in (
+        "string",
+        "empty",
+    )
+
+
+def _key_problem(frame: pd.DataFrame) -> str | None:
+    """The first duplicated (item, replicate) of ``frame``, in words (None: unique)."""
+    twice = frame.duplicated(list(STORE_KEY), keep=False)
+    if not twice.any():
+        return None
+    first = frame.loc[twice, list(STORE_KEY)].iloc[0]
+    n = int(((frame["item"] == first["item"]) & (frame["replicate"] == first["replicate"])).sum())
+    return (
+        f"the key (item, replicate) = ({first['item']!r}, {int(first['replicate'])}) is held "
+        f"by {n} rows ({int(frame.duplicated(list(STORE_KEY)).sum())} duplicated row(s) in "
+        "all): (item, replicate) must be unique, one row per single run and item"
+    )
+
+
+def _column_problem(frame: pd.DataFrame, exact: bool = True) -> str | None:
+    """What is wrong with ``frame``'s columns ``item``, ``replicate`` and ``value`` (their
+    presence and types; None: nothing). ``exact``: ``value`` of a float dtype, as a
+    stored file has it; else any real dtype (a frame built by hand)."""
+    missing = [c for c in STORE_COLUMNS if c not in frame.columns]
+    if missing:
+        return f"lacks column(s) {missing}: not a paper-scale store"
+    if not _is_text(frame["item"]) or frame["item"].isna().any():
+        return f"column 'item' must hold strings, none missing (dtype {frame['item'].dtype})"
+    replicate = frame["replicate"]
+    if not pd.api.types.is_integer_dtype(replicate) or pd.api.types.is_bool_dtype(replicate):
+        return f"column 'replicate' must have an integer dtype, got {replicate.dtype}"
+    if replicate.isna().any() or (len(replicate) and not 0 <= replicate.min()):
+        return "column 'replicate' must hold indices >= 0, none missing"
+    if len(replicate) and replicate.max() > MAX_REPLICATES - 1:
+        return f"column 'replicate' must hold indices <= {MAX_REPLICATES - 1}"
+    value = frame["value"]
+    real = pd.api.types.is_numeric_dtype(value) and value.dtype.kind in "iuf"
+    if not (pd.api.types.is_float_dtype(value) if exact else real):
+        kind = "a float" if exact else "a real number"
+        return f"column 'value' must have {kind} dtype, got {value.dtype}"
+    if not np.isfinite(value.to_numpy(float)).all():
+        return "column 'value' must hold finite numbers (the store keeps finite values only)"
+    return None
+
+
+def _schema_problem(frame: pd.DataFrame) -> str | None:
+    """What breaks the store's schema (module docstring) in ``frame``, in words; None
+    when nothing does."""
+    names = list(frame.columns)
+    if not all(isinstance(c, str) for c in names) or len(set(names)) != len(names):
+        return f"column names must be unique strings, got {names}"
+    problem = _column_problem(frame)
+    if problem:
+        return problem
+    params = [c for c in names if c not in STORE_COLUMNS]
+    for c in params:
+        if not (_is_text(frame[c]) or frame[c].dtype.kind in "biuf"):
+            return (
+                f"parameter column {c!r} must hold scalars (bools, numbers or strings), "
+                f"got dtype {frame[c].dtype}"
+            )
+    problem = _key_problem(frame)
+    if problem:
+        return problem
+    settings = frame.drop_duplicates(["item", *params]) if params else frame.head(0)
+    mixed = settings["item"].duplicated(keep=False)
+    if mixed.any():
+        item = settings.loc[mixed, "item"].iloc[0]
+        return (
+            f"item {item!r} is stored with {int((settings['item'] == item).sum())} different "
+            "settings (parameters other than replicate): an item's runs must be runs of one "
+            "setting"
+        )
+    return None
+
+
+def _read(paper: str, folder: str | Path | None) -> tuple[pd.DataFrame | None, dict | None]:
+    """The store (checked as the module docstring says, ``attrs["checksum"]`` and
+    ``attrs["sha256"]`` set) and its provenance; None for either when absent."""
     path = store_path(paper, folder)
     if not path.exists():
-        return None
-    frame = pd.read_parquet(path)
-    missing = [c for c in STORE_COLUMNS if c not in frame]
+        return None, None
+    provenance = read_provenance(paper, folder)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise CorruptStore(path, f"cannot be read ({err.strerror or type(err).__name__})") from None
+    digest = hashlib.sha256(data).hexdigest()
+    recorded = (provenance or {}).get("sha256")
+    if recorded is not None and recorded != digest:
+        raise CorruptStore(
+            path,
+            f"its SHA-256 is {digest[:16]}..., not the {recorded[:16]}... its provenance "
+            "records: the file changed after compute_store wrote it (a flipped byte, a hand "
+            "edit, a copy from another run); compute the store again with "
+            "`python -m hpcmodels reproduce --full`",
+        )
+    try:
+        frame = pd.read_parquet(io.BytesIO(data))
+    except Exception as err:  # any failure to decode the bytes is a corrupt file
+        why = " ".join(str(err).split())  # one line, as the CLI prints it
+        raise CorruptStore(
+            path, f"not a readable Parquet file ({len(data)} bytes; {type(err).__name__}: {why})"
+        ) from None
+    problem = _schema_problem(frame)
+    if problem:
+        raise CorruptStore(path, problem)
+    frame.attrs["checksum"] = "verified" if recorded is not None else "unchecked"
+    frame.attrs["sha256"] = digest
+    return frame, provenance
+
+
+def read_store(paper: str, folder: str | Path | None = None) -> pd.DataFrame | None:
+    """The paper's store, or ``None`` when it has not been computed. Checked on every
+    read (module docstring): a file that cannot be read, breaks the schema (columns, types,
+    the unique key (item, replicate)) or whose SHA-256 differs from its provenance's is a
+    :class:`~hpcmodels.errors.CorruptStore` naming it; so is its provenance file, read
+    with it (:func:`read_provenance`). ``attrs["checksum"]`` says ``"verified"``, or
+    ``"unchecked"`` for a store written before checksums (none in its provenance)."""
+    return _read(paper, folder)[0]
+
+
+_TEXT_FIELDS = (
+    "paper",
+    "package_version",
+    "commit",
+    "source_fingerprint",
+    "command",
+    "started",
+    "ended",
+)
+_SWEEP_TEXT = (
+    "sweep",
+    "commit",
+    "source_fingerprint",
+    "command",
+    "started",
+    "ended",
+    "kept_checksum",
+)
+_SWEEP_COUNTS = ("points", "rows", "points_from_cache", "kept_rows")
+
+
+def _count(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0
+
+
+def _provenance_problem(info, paper: str) -> str | None:
+    """What is wrong with a provenance record (its fields and their types), or None."""
+    if not isinstance(info, dict):
+        return f"must hold a JSON object, got {type(info).__name__}"
+    missing = [k for k in (*_TEXT_FIELDS, "machine", "sweeps") if k not in info]
     if missing:
-        raise InvalidParameter(f"{path} lacks column(s) {missing}: not a paper-scale store")
-    return frame
+        return f"lacks field(s) {missing}"
+    wrong = [k for k in (*_TEXT_FIELDS, "data") if k in info and not isinstance(info[k], str)]
+    if wrong:
+        return f"field(s) {wrong} must be strings"
+    if info["paper"] != paper:
+        return f"is the provenance of {info['paper']!r}, not of {paper!r}"
+    if not isinstance(info["machine"], dict):
+        return "field 'machine' must be a JSON object"
+    sha = info.get("sha256")
+    if sha is not None and not (
+        isinstance(sha, str) and len(sha) == 64 and set(sha) <= set("0123456789abcdef")
+    ):
+        return f"field 'sha256' must be 64 lowercase hex digits, got {sha!r:.80}"
+    if "rows" in info and not _count(info["rows"]):
+        return f"field 'rows' must be a whole number >= 0, got {info['rows']!r:.80}"
+    sweeps = info["sweeps"]
+    if not isinstance(sweeps, list) or not sweeps:
+        return "field 'sweeps' must be a non-empty list"
+    for i, sweep in enumerate(sweeps):
+        if not isinstance(sweep, dict):
+            return f"sweeps[{i}] must be a JSON object"
+        for k in ("points", "rows", "wall_seconds"):
+            if k not in sweep:
+                return f"sweeps[{i}] lacks field {k!r}"
+        for k in _SWEEP_TEXT:
+            if k in sweep and not isinstance(sweep[k], str):
+                return f"sweeps[{i}].{k} must be a string, got {sweep[k]!r:.80}"
+        for k in _SWEEP_COUNTS:
+            if k in sweep and not _count(sweep[k]):
+                return f"sweeps[{i}].{k} must be a whole number >= 0, got {sweep[k]!r:.80}"
+        wall = sweep["wall_seconds"]
+        if not (
+            isinstance(wall, int | float)
+            and not isinstance(wall, bool)
+            and math.isfinite(wall)
+            and wall >= 0
+        ):
+            return f"sweeps[{i}].wall_seconds must be a number of seconds >= 0, got {wall!r:.80}"
+    return None
 
 
 def read_provenance(paper: str, folder: str | Path | None = None) -> dict | None:
-    path = store_path(paper, folder).with_suffix(".provenance.json")
-    return json.loads(path.read_text()) if path.exists() else None
+    """How the paper's store was made (``<paper>.provenance.json``: package version,
+    commit, source fingerprint, command, machine, times, sweeps and, since issue 51, the
+    store's ``sha256`` and ``rows``), or ``None`` when there is none. A file that is not
+    UTF-8 JSON, not an object, of another paper, or whose fields lack their types is a
+    :class:`~hpcmodels.errors.CorruptStore` naming it."""
+    path = _provenance_path(paper, folder)
+    if not path.exists():
+        return None
+    try:
+        info = json.loads(path.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CorruptStore(path, f"not valid UTF-8 JSON ({' '.join(str(err).split())})") from None
+    except OSError as err:
+        raise CorruptStore(path, f"cannot be read ({err.strerror or type(err).__name__})") from None
+    problem = _provenance_problem(info, paper)
+    if problem:
+        raise CorruptStore(path, problem)
+    return info
 
 
 def _commit() -> str:
@@ -211,10 +464,21 @@ def compute_store(
     store and its provenance. A failed point raises, naming it, and writes nothing.
 
     ``missing_only``: keep the stored rows of the points that are still the paper's and
-    compute only the points the store lacks, after checking that today's code
-    reproduces the cheapest stored rows to 1e-12 (else an InvalidParameter: results
-    moved, compute everything). The provenance then lists each sweep with the commit,
-    source fingerprint, command and times of the call that computed it.
+    compute only the points the store lacks, after reading the store as
+    :func:`read_store` does (its schema, and its SHA-256 against the provenance's: a
+    tampered or corrupt store is a :class:`~hpcmodels.errors.CorruptStore`, nothing
+    kept), refusing a store without its provenance (a CorruptStore naming the missing
+    file: its rows' commit is unknown) and checking that today's code reproduces the
+    cheapest stored rows to 1e-12 (else an InvalidParameter: results moved, compute
+    everything). The provenance then lists each sweep with the commit, source
+    fingerprint, command and times of the call that computed it, and, for the rows
+    kept, how many (``kept_rows``) and whether their checksum was ``verified`` or
+    ``unchecked`` (``kept_checksum``: a store written before checksums). With nothing to
+    compute, the store is written back unchanged (rows, values, dtypes) with its checksum.
+
+    Every write checks the store's schema first (an InvalidParameter naming the
+    duplicated key or the bad column, nothing written), then writes the Parquet file and
+    the provenance with the file's ``sha256`` and ``rows``, each through a temporary file.
 
     ``folder`` and ``cache`` are None or non-empty folder names, ``progress`` and
     ``missing_only`` bools, all checked before any work."""
@@ -231,16 +495,22 @@ def compute_store(
     for point in points:
         if "replicate" not in point:
             raise InvalidParameter(f"{paper}: ensemble point {point} has no 'replicate'")
-    kept, earlier = None, None
-    old = read_store(paper, folder) if missing_only else None
+    kept = None
+    old, earlier = _read(paper, folder) if missing_only else (None, None)
     if old is not None:
+        if earlier is None:
+            raise CorruptStore(
+                _provenance_path(paper, folder),
+                "missing: the stored runs have no record of the commit that computed them "
+                "nor a checksum, so --missing-only cannot keep them (it would stamp them "
+                "with today's commit); compute the whole store again, without --missing-only",
+            )
         _check_reproduced(paper, old)
         stored = _stored_points(old)
         columns = sorted(c for c in old.columns if c not in ("item", "value"))
         have = [set(p) <= set(columns) and _point_key(p, columns) in stored for p in points]
         kept = [stored[_point_key(p, columns)] for p, h in zip(points, have, strict=True) if h]
         points = [p for p, h in zip(points, have, strict=True) if not h]
-        earlier = read_provenance(paper, folder) or {}
     started = datetime.now(UTC)
     commit, fingerprint = _commit(), package_version()  # the code that computes the runs
     from_cache = _cached(module.ensemble_point, points, cache)
@@ -254,13 +524,19 @@ def compute_store(
         desc=f"{paper} ensembles",
     )
     wall = time.perf_counter() - began
-    frame = _rows(points, results) if points else pd.DataFrame(columns=list(STORE_COLUMNS))
-    if kept:
-        frame = pd.concat([*kept, frame], ignore_index=True)
-        frame = frame.sort_values(["item", "replicate"], kind="stable", ignore_index=True)
+    # no empty frame joins the kept rows: pandas would make their integer columns floats
+    parts = [*(kept or []), *([_rows(points, results)] if points else [])]
+    frame = pd.concat(parts, ignore_index=True) if parts else _empty_store()
+    frame = frame.sort_values(list(STORE_KEY), kind="stable", ignore_index=True)
+    frame.attrs = {}  # pandas would write the read store's attrs (its checksum) into the file
+    problem = _schema_problem(frame)
+    if problem:
+        raise InvalidParameter(f"{paper}: the store to write breaks its schema: {problem}")
     path = store_path(paper, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_parquet(path, index=False)
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    data = buffer.getvalue()
     from .. import __version__
 
     ended = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -279,6 +555,9 @@ def compute_store(
     }
     if from_cache:
         sweep["points_from_cache"] = from_cache  # computed earlier, by the same code
+    if old is not None:  # the rows kept, and whether their file's checksum was verified
+        sweep["kept_rows"] = len(frame) - sweep["rows"]
+        sweep["kept_checksum"] = old.attrs["checksum"]
     sweeps = [sweep]
     if earlier:  # each earlier sweep keeps the commit and times of the call that made it
         sweeps = [
@@ -296,9 +575,31 @@ def compute_store(
         },
         "sweeps": sweeps,
         "data": os.environ.get("HPCMODELS_DATA", ""),
+        "rows": len(frame),
+        "sha256": hashlib.sha256(data).hexdigest(),
     }
-    path.with_suffix(".provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")
+    _replace(path, data)
+    _replace(_provenance_path(paper, folder), (json.dumps(provenance, indent=1) + "\n").encode())
     return path
+
+
+def _empty_store() -> pd.DataFrame:
+    """A store of no rows, with the schema's dtypes."""
+    return pd.DataFrame(
+        {
+            "item": pd.Series([], dtype=object),
+            "replicate": pd.Series([], dtype=np.int64),
+            "value": pd.Series([], dtype=float),
+        }
+    )
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file beside it, so a reader never
+    sees half a file."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
 
 
 def values(store: pd.DataFrame, item: str) -> np.ndarray:
