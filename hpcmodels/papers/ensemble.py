@@ -20,7 +20,8 @@ The rule, written once here and used by every paper (``README.md`` and
   the others) is judged the same way on that statistic of our means of ``k`` runs,
   resampled with whole replicates so the series stay paired (:func:`statistic_of_k`).
 * **A claim that A beats B** (lower is better, or higher with ``higher_is_better``) is
-  judged on the paired differences ``A - B`` over the same replicates: their mean and
+  judged on the paired differences ``A - B`` over the same replicates (paired by their
+  ``replicate`` index, never by position: :func:`paired_claim`): their mean and
   Student-t 95 % confidence interval. ``qualitative`` (the claim holds) when the interval
   lies entirely on the claimed side of zero; ``differs`` otherwise, saying whether the
   interval contains zero (our runs cannot tell) or lies on the other side (the claim is
@@ -42,6 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..bounds import MAX_REPLICATES
 from ..errors import InvalidParameter, InvalidType, check_array, check_bool, check_int, check_real
@@ -400,14 +402,24 @@ def paired_claim(
     note: str = "",
 ) -> dict:
     """A claim that A beats B, judged on the paired differences ``a - b`` (the same
-    replicates, element by element) and their Student-t 95 % interval (module rule)."""
+    replicates) and their Student-t 95 % interval (module rule).
+
+    Pairing: two Series indexed by ``replicate`` (:func:`hpcmodels.papers.store.runs`)
+    pair by that index, an inner join: a replicate only one side holds is left out, and
+    the row's reason says how many and which (``replicates`` counts the pairs). Plain
+    sequences (lists, arrays, other Series) pair element by element and must have the
+    same length: the caller vouches that position i is the same replicate on both sides
+    (:func:`hpcmodels.papers.store.values` refuses an item with a gap for that reason).
+    One side indexed by replicate and the other not is an error."""
 
     higher_is_better = check_bool("higher_is_better", higher_is_better)
+    a, b, unpaired = _paired(a, b, a_name, b_name)
     x, y = _values(a, "a"), _values(b, "b")
     if x.size != y.size:
         raise InvalidParameter(
             f"a and b must pair replicate by replicate, got {x.size} and {y.size}"
         )
+    note = _join(note, unpaired)
     if x.size < 2:
         raise InvalidParameter("a paired claim needs at least 2 replicates")
     d = x - y
@@ -450,6 +462,36 @@ def paired_claim(
         range_k="",
         sigmas=float("nan"),
     )
+
+
+def _by_replicate(values) -> bool:
+    return isinstance(values, pd.Series) and values.index.name == "replicate"
+
+
+def _paired(a, b, a_name: str, b_name: str):
+    """``a`` and ``b`` joined on their ``replicate`` index when both are so indexed (with
+    a sentence on the replicates left out, empty when none); else as given."""
+    if not (_by_replicate(a) or _by_replicate(b)):
+        return a, b, ""
+    if not (_by_replicate(a) and _by_replicate(b)):
+        raise InvalidParameter(
+            "a and b must both be Series indexed by replicate (store.runs), paired by "
+            "that index, or both plain sequences paired element by element; got one of each"
+        )
+    for name, side in (("a", a), ("b", b)):
+        twice = side.index[side.index.duplicated()].tolist()
+        if len(twice):
+            raise InvalidParameter(f"{name} holds replicate {twice[0]!r} more than once")
+    common = a.index.intersection(b.index).sort_values()
+    if common.empty:
+        raise InvalidParameter("a and b share no replicate: nothing to pair")
+    only = [(n, sorted(s.index.difference(common).tolist())) for n, s in ((a_name, a), (b_name, b))]
+    left_out = sum(len(v) for _, v in only)
+    text = ""
+    if left_out:
+        sides = "; ".join(f"{n} only: {v[:10]}" for n, v in only if v)
+        text = f"{left_out} replicate(s) without a partner left out ({sides})"
+    return a.loc[common], b.loc[common], text
 
 
 def with_replicates(row: dict, replicates: int, why: str = "") -> dict:

@@ -57,6 +57,14 @@ A file that breaks any of this is a :class:`~hpcmodels.errors.CorruptStore` nami
 (also an :class:`~hpcmodels.errors.InvalidParameter`; ``python -m hpcmodels`` prints it in
 one line and exits with 2), never a raw Arrow or JSON error.
 
+Pairing: two items' runs pair by their ``replicate`` index, never by position.
+:func:`runs` gives an item's runs as a Series indexed by ``replicate``, which
+:func:`hpcmodels.papers.ensemble.paired_claim` joins on that index (a replicate only one
+side holds is left out, and the row says how many and which); :func:`values` gives a
+plain array only when its positions are the indices ``0, 1, ..., n - 1`` (a gap is an
+error naming the missing replicates), so two arrays of :func:`values` of the same length
+pair index by index.
+
 ``reproduce --full --missing-only`` (:func:`compute_store` with ``missing_only``) keeps
 only rows it can vouch for: the existing store is read as above (a tampered row is
 refused, not kept), a store without its provenance is refused (its rows would otherwise
@@ -104,7 +112,9 @@ __all__ = [
     "read_provenance",
     "compute_store",
     "values",
+    "runs",
     "relative_spread",
+    "point_rows",
     "KINDS",
     "SLOW_KINDS",
     "kind_points",
@@ -602,23 +612,72 @@ def _replace(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
-def values(store: pd.DataFrame, item: str) -> np.ndarray:
-    """The item's single-run values in replicate order; an item the store lacks is an
-    error naming it."""
-    rows = store[store["item"] == item].sort_values("replicate", kind="stable")
+def _store_frame(store, name: str = "store", columns=STORE_COLUMNS) -> pd.DataFrame:
+    """``store`` checked at the door of a helper: a DataFrame with ``columns`` of the
+    schema's types and no duplicated (item, replicate) key, else an
+    :class:`~hpcmodels.errors.InvalidParameter` (:class:`~hpcmodels.errors.InvalidType`
+    for no DataFrame) naming ``name``."""
+    check_frame(name, store, columns)
+    if "replicate" in columns:
+        problem = _column_problem(store, exact=False)
+    else:
+        value = store["value"]
+        real = pd.api.types.is_numeric_dtype(value) and value.dtype.kind in "iuf"
+        problem = None if real else f"column 'value' must hold numbers, got dtype {value.dtype}"
+    if problem is None and "replicate" in store.columns:
+        problem = _key_problem(store)
+    if problem:
+        raise InvalidParameter(f"{name}: {problem}")
+    return store
+
+
+def _item(item) -> str:
+    if not isinstance(item, str):
+        raise InvalidType(f"item must be a string (an item key of the store), got {item!r:.80}")
+    return item
+
+
+def runs(store: pd.DataFrame, item: str) -> pd.Series:
+    """The item's single-run values as a Series indexed by ``replicate`` (sorted), named
+    ``item``: the form that pairs two items by replicate index
+    (:func:`hpcmodels.papers.ensemble.paired_claim` joins two such Series on it). ``store``
+    is a DataFrame with the schema's ``item``, ``replicate`` and ``value`` and no
+    duplicated (item, replicate) (else an InvalidParameter naming ``store``); an item the
+    store lacks is an error naming it."""
+    store, item = _store_frame(store), _item(item)
+    rows = store[store["item"] == item]
     if rows.empty:
         raise InvalidParameter(f"the store has no rows for item {item!r}")
-    return rows["value"].to_numpy(float)
+    index = pd.Index(rows["replicate"].to_numpy(np.int64), name="replicate")
+    return pd.Series(rows["value"].to_numpy(float), index=index, name=item).sort_index()
+
+
+def values(store: pd.DataFrame, item: str) -> np.ndarray:
+    """The item's single-run values in replicate order, when its replicates are ``0, 1,
+    ..., n - 1``: position i is replicate i, so two items' arrays of the same length pair
+    index by index. An item with a gap (a replicate missing below its largest) is an
+    InvalidParameter naming the item and the missing replicates, never an array whose
+    positions would pair the wrong runs (use :func:`runs` to pair what both items hold).
+    An item the store lacks, and a ``store`` that is no store frame (:func:`runs`), are
+    errors naming them."""
+    series = runs(store, item)
+    index = series.index.to_numpy()
+    if index[-1] != len(index) - 1:  # sorted and unique: 0..n-1 exactly when the last is n-1
+        missing = sorted(set(range(int(index[-1]) + 1)) - set(index.tolist()))
+        shown = ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else "")
+        raise InvalidParameter(
+            f"item {item!r} lacks replicate(s) {shown} of 0 to {int(index[-1])}: its values "
+            "by position would pair the wrong runs; pair by replicate index with store.runs"
+        )
+    return series.to_numpy()
 
 
 def relative_spread(store: pd.DataFrame) -> pd.Series:
     """Each item's sample standard deviation over its replicates divided by the absolute
-    mean (NaN for a mean of 0): how far one run of the item moves, per item."""
-    if not isinstance(store, pd.DataFrame) or not {"item", "value"} <= set(store.columns):
-        raise InvalidParameter(
-            "store must be a paper-scale store frame with columns 'item' and "
-            f"'value', got {type(store).__name__}"
-        )
+    mean (NaN for a mean of 0): how far one run of the item moves, per item. ``store`` is
+    a DataFrame with columns ``item`` and ``value`` (numbers); where it has ``replicate``,
+    a duplicated (item, replicate) is an error (it would count one run twice)."""
+    store = _store_frame(store, columns=["item", "value"])
     grouped = store.groupby("item")["value"]
     mean = grouped.mean().abs()
     return (grouped.std(ddof=1) / mean.where(mean > 0)).rename("relative sd")
@@ -696,17 +755,40 @@ def _text(value) -> str:
     return str(value)
 
 
+def _point(point, name: str = "point") -> Mapping:
+    """A point: a mapping of parameter names (strings) to scalars (None, bools, numbers,
+    strings), else an InvalidType naming ``name``."""
+    if not isinstance(point, Mapping):
+        raise InvalidType(
+            f"{name} must be a mapping of parameter to value, got {type(point).__name__}"
+        )
+    for key, value in point.items():
+        if not isinstance(key, str):
+            raise InvalidType(f"{name}'s parameter names must be strings, got {key!r:.80}")
+        if value is not None and not isinstance(value, str | numbers.Number):
+            raise InvalidType(f"{name}[{key!r}] must be a scalar, got {value!r:.80}")
+    return point
+
+
 def recompute_point(paper: str, point: dict) -> dict[str, float]:
-    """A stored point computed again with today's code: ``{item: value}``."""
-    return dict(_module(paper).ensemble_point(**point))
+    """A stored point computed again with today's code: ``{item: value}``. ``point`` is a
+    mapping of parameter names to scalars (else an InvalidType naming it)."""
+    module = _module(paper)
+    return dict(module.ensemble_point(**_point(point)))
 
 
 def point_rows(store: pd.DataFrame, point: dict) -> pd.DataFrame:
-    """The stored rows of ``point`` (every item of that single run)."""
+    """The stored rows of ``point`` (every item of that single run): the rows whose
+    every parameter of ``point`` equals its value (None or NaN: the rows without it).
+    ``store`` is a DataFrame with ``item`` and ``value`` holding every parameter of
+    ``point``, a mapping of parameter names to scalars; else an error naming them."""
+    check_frame("store", store, ["item", "value"])
+    point = _point(point)
+    check_frame("store", store, list(point))
     mask = np.ones(len(store), bool)
     for key, value in point.items():
         column = store[key]
-        if value is None:
+        if value is None or (isinstance(value, float) and np.isnan(value)):
             mask &= column.isna().to_numpy()
         else:
             mask &= (column == value).to_numpy()
@@ -718,9 +800,19 @@ def drift(rows: pd.DataFrame, now: dict[str, float], rtol: float = 1e-12) -> pd.
     (``now``; the store keeps finite values only, so a non-finite one counts as absent)
     differ by more than ``rtol`` relative, or that only one side has (NaN on the other):
     columns ``item``, ``replicate``, ``stored``, ``now``, ``relative``."""
-    check_frame("rows", rows, ["item", "value", "replicate"])
+    rows = _store_frame(rows, "rows")
+    if rows["replicate"].nunique() > 1:
+        raise InvalidParameter(
+            "rows must be the rows of one point (one replicate), got replicates "
+            f"{sorted(rows['replicate'].unique().tolist())[:10]}"
+        )
     if not isinstance(now, Mapping):
         raise InvalidType(f"now must be a mapping of item to value, got {type(now).__name__}")
+    for k, v in now.items():
+        if not isinstance(k, str):
+            raise InvalidType(f"now's items must be strings, got {k!r:.80}")
+        if v is not None and (not isinstance(v, numbers.Real) or isinstance(v, bool)):
+            raise InvalidType(f"now[{k!r}] must be a number or None, got {v!r:.80}")
     rtol = check_real("rtol", rtol, at_least=0)
     stored = dict(zip(rows["item"], rows["value"], strict=True))
     now = {k: float(v) for k, v in now.items() if v is not None and np.isfinite(v)}
@@ -786,10 +878,14 @@ def verify_store(
 
 
 SCALE_COLUMNS = ["paper scale", "verdict (paper scale)", "reason (paper scale)"]
+_SCALE_ROW = ["kind", "paper", "ours", "verdict", "reason"]  # with item and quantity
 
 
 def paper_scale(paper: str, folder: str | Path | None = None) -> pd.DataFrame | None:
-    """The paper's report rows judged on its store (``None`` when it has no store yet)."""
+    """The paper's report rows judged on its store (``None`` when it has no store yet).
+    ``paper`` is one of :data:`PAPERS`, ``folder`` as :func:`store_path`; the store is
+    read and checked by :func:`read_store`."""
+    check_choice("paper", paper, PAPERS)
     store = read_store(paper, folder)
     if store is None or not hasattr(_module(paper), "ensemble_rows"):
         return None
@@ -812,7 +908,15 @@ def beside(quick: pd.DataFrame, scale: pd.DataFrame | None) -> pd.DataFrame:
     """The quick rows with the paper-scale value, verdict and reason beside them,
     matched on item and quantity (the n-th of a repeated pair with the n-th); rows of
     the paper scale that the quick run lacks come last, with empty quick columns. No
-    store: the paper-scale columns say ``not computed``."""
+    store: the paper-scale columns say ``not computed``. ``quick`` is a DataFrame with
+    ``item`` and ``quantity``, ``scale`` None or a DataFrame of report rows (``item``,
+    ``quantity``, ``kind``, ``paper``, ``ours``, ``verdict``, ``reason``; with ``mean``,
+    also ``ci``, ``low``, ``high`` and ``replicates``), else an error naming them."""
+    check_frame("quick", quick, ["item", "quantity"])
+    if scale is not None and not check_frame("scale", scale, []).empty:  # empty: no rows
+        check_frame("scale", scale, ["item", "quantity", *_SCALE_ROW])
+        if "mean" in scale.columns:
+            check_frame("scale", scale, ["ci", "low", "high", "replicates"])
     frame = quick.copy()
     if scale is None or scale.empty:
         for column in SCALE_COLUMNS:
