@@ -432,6 +432,24 @@ def _stored_points(store: pd.DataFrame) -> dict[tuple, pd.DataFrame]:
     }
 
 
+def _check_only_adds(paper: str, stored: dict[tuple, pd.DataFrame], listed: set) -> None:
+    """``--missing-only`` adds points, it never drops one: a stored point that today's
+    ``ensemble_points()`` no longer lists is an :class:`InvalidParameter` naming one, and
+    nothing is written. Without its workload log (``HPCMODELS_DATA`` unset, no download)
+    a paper lists none of that log's points, and the run used to drop their stored rows
+    without a word."""
+    dropped = [key for key in stored if key not in listed]
+    if not dropped:
+        return
+    example = {k: v for k, v in dropped[0] if v is not None}
+    raise InvalidParameter(
+        f"{paper}: the store holds {len(dropped)} point(s) that today's ensemble "
+        f"points do not list (of {len(stored)} stored), e.g. {example}; --missing-only only "
+        "adds points. Is a workload log missing (set HPCMODELS_DATA)? To drop points on "
+        "purpose, compute the whole store again without --missing-only"
+    )
+
+
 def _check_reproduced(paper: str, store: pd.DataFrame, rtol: float = 1e-12) -> None:
     """Recompute the cheapest stored point of every kind of run (:func:`checked_points`)
     with today's code; an InvalidParameter naming the first point with an item that moved
@@ -473,8 +491,9 @@ def compute_store(
     points, so an interrupted run resumes; ``client``: where they run) and write the
     store and its provenance. A failed point raises, naming it, and writes nothing.
 
-    ``missing_only``: keep the stored rows of the points that are still the paper's and
-    compute only the points the store lacks, after reading the store as
+    ``missing_only``: keep the stored rows and compute only the points the store lacks
+    (a stored point that ``ensemble_points()`` no longer lists is an InvalidParameter
+    naming it: it only adds), after reading the store as
     :func:`read_store` does (its schema, and its SHA-256 against the provenance's: a
     tampered or corrupt store is a :class:`~hpcmodels.errors.CorruptStore`, nothing
     kept), refusing a store without its provenance (a CorruptStore naming the missing
@@ -515,11 +534,13 @@ def compute_store(
                 "nor a checksum, so --missing-only cannot keep them (it would stamp them "
                 "with today's commit); compute the whole store again, without --missing-only",
             )
-        _check_reproduced(paper, old)
         stored = _stored_points(old)
         columns = sorted(c for c in old.columns if c not in ("item", "value"))
         have = [set(p) <= set(columns) and _point_key(p, columns) in stored for p in points]
         kept = [stored[_point_key(p, columns)] for p, h in zip(points, have, strict=True) if h]
+        listed = {_point_key(p, columns) for p, h in zip(points, have, strict=True) if h}
+        _check_only_adds(paper, stored, listed)
+        _check_reproduced(paper, old)
         points = [p for p, h in zip(points, have, strict=True) if not h]
     started = datetime.now(UTC)
     commit, fingerprint = _commit(), package_version()  # the code that computes the runs

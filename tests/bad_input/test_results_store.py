@@ -475,3 +475,22 @@ def test_a_helper_checks_what_it_takes_naming_the_argument(call, field):
     with pytest.raises(InvalidParameter) as err:
         call()
     assert field in str(err.value)
+
+
+def test_missing_only_refuses_to_drop_stored_points(paper, tmp_path):
+    """Without a workload log a paper lists none of that log's points: --missing-only
+    kept only the listed points' rows and dropped the others without a word. Refused,
+    naming a dropped point; nothing computed, nothing written."""
+    paper(FIRST + LATER)
+    _compute(tmp_path)
+    before = (tmp_path / "jones2005.parquet").read_bytes()
+    paper(FIRST + [dict(study="a", replicate=3, jobs=100)])  # study b's log went missing
+    CALLS.clear()
+    with pytest.raises(
+        InvalidParameter, match=r"3 point\(s\) that today's .*'study': 'b'.*HPCMODELS_DATA"
+    ):
+        _compute(tmp_path, missing_only=True)
+    assert CALLS == [] and (tmp_path / "jones2005.parquet").read_bytes() == before
+    paper(FIRST + LATER + [dict(study="a", replicate=3, jobs=100)])  # adding still works
+    _compute(tmp_path, missing_only=True)
+    assert len(store.read_store("jones2005", tmp_path)) == 2 * 7

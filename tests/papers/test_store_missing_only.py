@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import types
 
+import pandas as pd
 import pytest
 
 from hpcmodels.errors import InvalidParameter
@@ -82,21 +83,32 @@ def test_only_the_missing_points_are_computed_and_the_rest_kept(paper, tmp_path)
     assert info["command"] == "second"
 
 
-def test_nothing_missing_computes_nothing_and_unlisted_points_are_dropped(paper, tmp_path):
+def test_nothing_missing_computes_nothing_and_keeps_every_row(paper, tmp_path):
     paper(FIRST + LATER)
     _compute(tmp_path)
-    paper(FIRST[:2])  # the paper no longer lists replicate 2 of 'a', nor any 'b'
+    before = store.read_store("jones2005", tmp_path)
     CALLS.clear()
     _compute(tmp_path, missing_only=True)
     after = store.read_store("jones2005", tmp_path)
     assert len(CALLS) == 2  # the check's recomputations only
-    assert sorted(set(zip(after["item"], after["replicate"], strict=True))) == [
-        ("a | ATT (s)", 0),
-        ("a | ATT (s)", 1),
-        ("a | share", 0),
-        ("a | share", 1),
-    ]
+    pd.testing.assert_frame_equal(after, before, check_like=True)
     assert store.read_provenance("jones2005", tmp_path)["sweeps"][-1]["points"] == 0
+
+
+def test_unlisted_points_are_refused_not_dropped(paper, tmp_path):
+    """Issue 51: it used to keep the listed points only, so a run without a workload log
+    (whose points a paper then does not list) dropped their rows without a word."""
+    paper(FIRST + LATER)
+    _compute(tmp_path)
+    paper(FIRST[:2])  # the paper no longer lists replicate 2 of 'a', nor any 'b'
+    with pytest.raises(InvalidParameter, match=r"3 point\(s\) that today's ensemble points"):
+        _compute(tmp_path, missing_only=True)
+    _compute(tmp_path)  # dropping them on purpose: compute the whole store again
+    after = store.read_store("jones2005", tmp_path)
+    assert sorted(set(after["replicate"])) == [0, 1] and set(after["item"]) == {
+        "a | ATT (s)",
+        "a | share",
+    }
 
 
 def test_a_store_that_today_s_code_does_not_reproduce_is_refused(paper, tmp_path):
