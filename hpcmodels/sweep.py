@@ -5,7 +5,10 @@ frame: the grid's columns, the result columns (``func`` returns a dict or a Seri
 ``error``: ``None`` where the point succeeded, otherwise the exception's type, message
 and traceback. A failed point never sinks the others: an exception in ``func`` is caught
 where it runs, and a point whose worker died (a crash, the out-of-memory killer) is
-reported as ``KilledWorker`` once Dask gives up on it.
+reported as ``KilledWorker`` once Dask gives up on it. ``func`` is a module-level
+function, a bound method, a :func:`functools.partial` of one or a callable instance (a
+lambda or a function defined inside another is refused: workers import functions by
+name).
 
 Where the points run (``client=``):
 
@@ -19,22 +22,56 @@ Where the points run (``client=``):
   (``HPCMODELS_DASK_SCHEDULER=serial`` makes it the default).
 
 The cache (``cache=`` a folder): one Parquet file per finished point, named by a stable
-hash of ``func``'s qualified name and source code (with the whole file of a user module
-or script it lives in), the point's parameters and the package version (with a
-fingerprint of the package's source files, so edited code never reuses old points). A
-``func`` whose source cannot be read is not cached (an error says so). A rerun reads the
-points it has and computes only the others, so an interrupted sweep resumes where it
-stopped; failed points are not cached. ``cache=None`` keeps nothing; otherwise
-``cache`` is a non-empty ``str`` or ``os.PathLike`` naming a folder (created when
-missing): ``""``, which would be the current folder, a bool, a number or another
+hash of everything that can change its result (:func:`point_key`), so a point is reused
+only by the code that computed it:
+
+* ``func``'s qualified name and its compiled code;
+* the state ``func`` carries: the instance of a bound method, the arguments of a
+  :func:`functools.partial`, the fields of a callable instance, the variables a closure
+  captured (a decorator's arguments), in the canonical form of parameters below;
+* the source of every module of this package (the source each loaded module was
+  compiled from), whichever of them the point calls, and the package version;
+* the source of the module ``func`` lives in when it lies outside the package (a
+  script, a module beside a notebook) and of every module outside the installed
+  packages that it reaches, transitively (a helper module it imports); for a function
+  with no module file (a notebook cell) its source must be readable, and the values,
+  functions, classes and modules it reads from its namespace are keyed (a constant set
+  in another cell counts);
+* the Python version and the versions of the installed distributions that code
+  imports (numpy, pandas, numba, ...);
+* the point's parameters, and the code of the classes of enum and dataclass values.
+
+What cannot be keyed safely is refused with an
+:class:`~hpcmodels.errors.InvalidParameter` naming ``func`` and why, ``cache=None``
+running it uncached: a function whose source cannot be read, state without a canonical
+form (a method of a plain object, a partial or closure holding an open file or a lock, a
+notebook function reading a DataFrame from its namespace: make the state a dataclass or
+pass it as a parameter), a module whose loaded code differs from its file (edited since
+it was imported and not reloaded). Keys are computed from the code *loaded* in the
+process, not from today's files, and the process that runs each point (a Dask worker)
+checks before and after the point that it holds the key's code: a worker started before
+an edit reports the point as a ``StaleCode`` error (restart the workers) rather than
+caching an old result under the new key. :mod:`hpcmodels.code_keys` says how, and what
+it does not see (code monkeypatched at run time, a partial reload, data files read at
+run time). Keying costs about 0.5 s the first time in a process (the package's loaded
+modules are compiled once to be compared with their files), then about 10 ms per sweep
+and under a millisecond per point where it runs.
+
+A rerun reads the points it has and computes only the others, so an interrupted sweep
+resumes where it stopped; failed points are not cached. ``cache=None`` keeps nothing;
+otherwise ``cache`` is a non-empty ``str`` or ``os.PathLike`` naming a folder (created
+when missing): ``""``, which would be the current folder, a bool, a number or another
 object is an :class:`~hpcmodels.errors.InvalidParameter` naming ``cache``, as is a
 ``progress`` that is not a bool.
 
 Parameters are hashed from a typed canonical form (numbers, strings, sequences,
 mappings, NumPy arrays, dataclasses and enums): ``inf`` and ``"inf"``, ``{1: x}`` and
-``{"1": x}``, ``1`` and ``True`` get different keys, while a NumPy scalar and the Python
-number of the same value, or a tuple and a list, get one. Anything else is an error
-naming the parameter, since its ``repr`` may not be stable between processes.
+``{"1": x}``, ``1`` and ``True`` get different keys, as do an enum member and its name
+or value, two dataclasses of one name in two modules, a named tuple and a tuple, a
+``float`` subclass and a float (a type other than a builtin one is keyed by its module
+and qualified name), while a NumPy scalar and the Python number of the same value, or a
+tuple and a list, get one. Anything else is an error naming the parameter, since its
+``repr`` may not be stable between processes.
 
 A point that raises (any exception but ``KeyboardInterrupt``, ``sys.exit`` included) is
 that point's failure. A script that starts the local cluster from its top-level code
@@ -47,16 +84,12 @@ per-process cache (e.g. :func:`functools.lru_cache`), or scatter it and pass the
 from __future__ import annotations
 
 import ast
-import dataclasses
-import enum
 import functools
-import hashlib
 import inspect
-import json
-import math
 import os
 import sys
 import traceback
+import types
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -65,6 +98,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import code_keys
 from .errors import InvalidParameter, InvalidType, check_bool, check_path
 
 __all__ = [
@@ -73,6 +107,8 @@ __all__ = [
     "sweep_results",
     "raise_failures",
     "point_key",
+    "code_fingerprint",
+    "package_version",
     "local_client",
     "SCHEDULER_ENV",
     "SERIAL",
@@ -112,44 +148,22 @@ def _points(grid) -> list[dict]:
     return [dict(row) for row in rows]
 
 
-def _canonical(value, name: str):
-    """A JSON-able form of a parameter that is the same in every process and keeps its
-    type: strings stay JSON strings, a non-finite float becomes ``{"float": "inf"}``,
-    a mapping a sorted list of typed (key, value) pairs."""
-    if value is None or isinstance(value, bool | str):
-        return value
-    if isinstance(value, int | np.integer):
-        return int(value)
-    if isinstance(value, float | np.floating):
-        value = float(value)
-        return value if math.isfinite(value) else {"float": repr(value)}
-    if isinstance(value, enum.Enum):
-        return f"{type(value).__qualname__}.{value.name}"
-    if isinstance(value, np.ndarray):
-        return {"ndarray": str(value.dtype), "values": _canonical(value.tolist(), name)}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {
-            f.name: _canonical(getattr(value, f.name), f"{name}.{f.name}")
-            for f in dataclasses.fields(value)
-        }
-        return {"dataclass": type(value).__qualname__, "fields": fields}
-    if isinstance(value, Mapping):
-        pairs = [
-            [_canonical(k, f"{name} key {k!r}"), _canonical(v, f"{name}[{k!r}]")]
-            for k, v in value.items()
-        ]
-        return {"mapping": sorted(pairs, key=lambda kv: json.dumps(kv[0], sort_keys=True))}
-    if isinstance(value, list | tuple | range):
-        return [_canonical(v, f"{name}[{i}]") for i, v in enumerate(value)]
-    raise InvalidParameter(
-        f"parameter {name} = {value!r:.60} ({type(value).__name__}) has no stable form for the "
-        "cache key: pass numbers, strings, sequences, dicts, arrays or dataclasses"
-    )
+def _canonical(value, name: str, found: set | None = None):
+    """A parameter's typed canonical form (:func:`hpcmodels.code_keys.canonical`)."""
+    return code_keys.canonical(value, name, found)
 
 
 def _qualified_name(func: Callable) -> str:
-    module = getattr(func, "__module__", None)
-    name = getattr(func, "__qualname__", None)
+    """``module.qualname`` of ``func`` (of the function a :func:`functools.partial`
+    wraps, of a callable instance's class); a lambda or a function defined inside
+    another is an InvalidParameter (workers import module-level functions by name)."""
+    target = func
+    while isinstance(target, functools.partial):
+        target = target.func
+    module = getattr(target, "__module__", None)
+    name = getattr(target, "__qualname__", None)
+    if name is None and callable(target) and not isinstance(target, type):
+        module, name = type(target).__module__, type(target).__qualname__
     if module is None or name is None or "<lambda>" in name or "<locals>" in name:
         raise InvalidParameter(
             f"func must be a module-level function (its name keys the cache and workers "
@@ -158,63 +172,118 @@ def _qualified_name(func: Callable) -> str:
     return f"{module}.{name}"
 
 
-@functools.cache
+def _short_name(func: Callable) -> str:
+    return _qualified_name(func).rsplit(".", 1)[-1]
+
+
 def package_version() -> str:
-    """The package version and a fingerprint of its source files: a cached point is
-    reused only by the code that computed it (an edited model, even without a new
-    version number, computes its points again)."""
+    """The package version and a fingerprint of its modules' sources (the source each
+    loaded module was compiled from, :func:`hpcmodels.code_keys.package_sources`): a
+    cached point is reused only by the code that computed it (an edited model, even
+    without a new version number, computes its points again). An InvalidParameter
+    when a loaded module's code matches no source (edited since it was imported)."""
     from . import __version__
 
-    digest = hashlib.sha256()
-    root = Path(__file__).resolve().parent
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:16]}"
+    sources = code_keys.package_sources()
+    stale = sorted(name for name, known in sources.items() if known is None)
+    if stale:
+        raise InvalidParameter(
+            f"cannot cache: the loaded code of {', '.join(stale[:3])} differs from its file "
+            "(edited since it was imported, and not reloaded), so its results could not be "
+            "told apart from the file's; restart (or reload the module), or pass cache=None"
+        )
+    return f"{__version__}+{code_keys.digest(sources)[:16]}"
 
 
-@functools.lru_cache(maxsize=256)
-def code_fingerprint(func: Callable) -> str | None:
-    """A hash of ``func``'s source and, when it lives outside this package, of its whole
-    module file (a script's helper functions and constants count too); ``None`` when the
-    source cannot be read (a compiled function, code typed at a bare prompt)."""
-    digest = hashlib.sha256()
-    try:
-        digest.update(inspect.getsource(func).encode())
-    except (OSError, TypeError):
-        return None
-    module = sys.modules.get(getattr(func, "__module__", ""))
-    path = getattr(module, "__file__", None)
-    package = Path(__file__).resolve().parent
-    if path and package not in Path(path).resolve().parents:
+class _CodeKey:
+    """The code part of a sweep's cache keys, computed once per sweep: ``func``'s form
+    (:class:`hpcmodels.code_keys.Reach`) and the package's fingerprint; ``key`` adds a
+    point's parameters and the code of their types."""
+
+    def __init__(self, func: Callable) -> None:
+        self.name = _qualified_name(func)
+        self.reach = code_keys.Reach()
+        _readable(func, self.name)
         try:
-            digest.update(Path(path).read_bytes())
-        except OSError:
-            return None
-    return digest.hexdigest()
+            form = self.reach.callable_form(func, self.name)
+        except code_keys.Uncacheable as err:
+            raise InvalidParameter(
+                f"cannot cache {self.name}: {err}; pass cache=None to run it uncached"
+            ) from None
+        self.digest = code_keys.digest([code_keys.python_version(), form])
+        self.version = package_version()
+
+    def key(self, point: Mapping) -> str:
+        found: set[type] = set()
+        params = {k: _canonical(v, f"parameter {k}", found) for k, v in sorted(point.items())}
+        try:
+            types_ = self.reach.types_form(found)
+        except code_keys.Uncacheable as err:
+            raise InvalidParameter(f"cannot cache {self.name}: {err}") from None
+        payload = {
+            "func": self.name,
+            "code": self.digest,
+            "params": params,
+            "types": types_,
+            "version": self.version,
+        }
+        return code_keys.digest(payload)
+
+    def expectation(self) -> dict:
+        """What the process running a point must hold (after every :meth:`key`)."""
+        return self.reach.expectation(code_keys.package_sources())
+
+
+def _readable(func: Callable, name: str) -> None:
+    """A function with no module file (a notebook's) must have its source in reach."""
+    target = func
+    while isinstance(target, functools.partial | types.MethodType):
+        target = target.func if isinstance(target, functools.partial) else target.__func__
+    if not isinstance(target, types.FunctionType) or target.__globals__.get("__file__"):
+        return
+    try:
+        inspect.getsource(target)
+    except (OSError, TypeError):
+        raise InvalidParameter(
+            f"cannot cache {name}: its source code cannot be read, so an "
+            "edited version would get its old results; pass cache=None "
+            "or define it in a module file"
+        ) from None
+
+
+def code_fingerprint(func: Callable) -> str:
+    """A digest of the code ``func`` runs outside the package (whose fingerprint is
+    :func:`package_version`) and of the state it carries (module docstring,
+    :mod:`hpcmodels.code_keys`); an InvalidParameter saying why when that cannot be
+    keyed safely."""
+    return _CodeKey(func).digest
 
 
 def point_key(func: Callable, point: Mapping) -> str:
-    """The cache key of one point: SHA-256 over ``func``'s qualified name and
-    :func:`code_fingerprint`, the point's canonical parameters and
-    :func:`package_version`."""
-    payload = {
-        "func": _qualified_name(func),
-        "code": code_fingerprint(func),
-        "params": {k: _canonical(v, k) for k, v in sorted(point.items())},
-        "version": package_version(),
-    }
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """The cache key of one point: SHA-256 over ``func``'s qualified name, its code and
+    state (:func:`code_fingerprint`), the point's canonical parameters with the code of
+    their types, and :func:`package_version`."""
+    return _CodeKey(func).key(point)
+
+
+def _plain_key(name: str, point: Mapping) -> str:
+    """A key for an uncached sweep (it names the Dask tasks): the function's name and
+    the point's canonical parameters, which checks that they have one."""
+    params = {k: _canonical(v, f"parameter {k}") for k, v in sorted(point.items())}
+    return code_keys.digest({"func": name, "params": params})
 
 
 # ------------------------------------------------------------------ running one point
 
 
-def run_point(func: Callable, point: dict) -> dict:
+def run_point(func: Callable, point: dict, expect: Mapping | None = None) -> dict:
     """``func(**point)`` as a dict of results, or ``{"error": ...}`` with the exception's
-    type, message and traceback. Runs where the point runs (a worker, or this process)."""
+    type, message and traceback. Runs where the point runs (a worker, or this process).
+    With ``expect`` (a cached sweep's :meth:`_CodeKey.expectation`), a process whose
+    loaded code is not the key's, before or after the point, reports a
+    :class:`~hpcmodels.code_keys.StaleCode` error instead of a result."""
     try:
+        code_keys.check_running(expect)
         result = func(**point)
         if isinstance(result, pd.Series):
             result = result.to_dict()
@@ -225,6 +294,7 @@ def run_point(func: Callable, point: dict) -> dict:
         clash = [k for k in result if k in point or k == ERROR]
         if clash:
             raise InvalidParameter(f"result columns {clash} clash with the grid's or 'error'")
+        code_keys.check_running(expect)  # modules the point imported are today's files
         return {**result, ERROR: None}
     except KeyboardInterrupt:
         raise
@@ -400,13 +470,13 @@ def sweep(
     progress = check_bool("progress", progress)
     points = _points(grid)
     name = _qualified_name(func)
-    keys = [point_key(func, p) for p in points]
-    if cache_dir is not None and code_fingerprint(func) is None:
-        raise InvalidParameter(
-            f"cannot cache {name}: its source code cannot be read, so an "
-            "edited version would get its old results; pass cache=None "
-            "or define it in a module file"
-        )
+    expect = None
+    if cache_dir is None:
+        keys = [_plain_key(name, p) for p in points]
+    else:
+        code = _CodeKey(func)
+        keys = [code.key(p) for p in points]
+        expect = code.expectation()
     results: list[dict | None] = [None] * len(points)
     if cache_dir is not None:
         for i, key in enumerate(keys):
@@ -437,9 +507,9 @@ def sweep(
         where = _resolve(client) if todo else SERIAL
         if where == SERIAL:
             for i in todo:
-                done(i, run_point(func, points[i]))
+                done(i, run_point(func, points[i], expect))
         else:
-            _run_on(where, func, points, keys, todo, done)
+            _run_on(where, func, points, keys, todo, done, expect)
     finally:
         bar.close()
     rows = [
@@ -487,19 +557,25 @@ def sweep_results(
         return []
     frame = sweep(func, grid, **options)
     what = what or options.get("desc") or ""
-    raise_failures(frame, f"{func.__name__} ({what})" if what else func.__name__)
+    short = _short_name(func)
+    raise_failures(frame, f"{short} ({what})" if what else short)
     return frame.drop(columns=[*frame.attrs["grid"], ERROR]).to_dict("records")
 
 
-def _run_on(client, func, points, keys, todo, done) -> None:
-    """The points ``todo`` on a Dask cluster, reporting each as it finishes."""
+def _run_on(client, func, points, keys, todo, done, expect=None) -> None:
+    """The points ``todo`` on a Dask cluster, reporting each as it finishes; ``expect``
+    (the code the workers must hold) is sent to each worker once."""
     from distributed import as_completed
 
+    if expect is not None and hasattr(client, "scatter"):
+        expect = client.scatter([expect], broadcast=True)[0]
+    short = _short_name(func)
     futures = client.map(
         run_point,
         [func] * len(todo),
         [points[i] for i in todo],
-        key=[f"{func.__name__}-{keys[i][:16]}-{n}" for n, i in enumerate(todo)],
+        [expect] * len(todo),
+        key=[f"{short}-{keys[i][:16]}-{n}" for n, i in enumerate(todo)],
         pure=False,
     )
     index = {f.key: i for f, i in zip(futures, todo, strict=True)}
