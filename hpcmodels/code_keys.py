@@ -6,11 +6,13 @@ code by content, not by name:
 * **the package**: every module of ``hpcmodels`` (:func:`package_sources`), whatever the
   point calls, so an edited helper anywhere in the package computes its points again;
 * **user code**: the file of the module the point function lives in (a script, a module
-  beside a notebook) and of every module outside the installed packages that it reaches
-  through its namespace, transitively (a helper module it imports, and the modules
-  those import); a function typed in a notebook cell or at a prompt, with no file, is
-  keyed by its compiled code and by the values, functions, classes and modules it reads
-  from its namespace (a constant of another cell counts);
+  beside a notebook) and of every module outside the installed packages that its import
+  statements name (function bodies too), transitively (a helper module it imports, and
+  the modules those import; one not imported yet by the file it would be loaded from),
+  and of the modules of the classes and functions its state holds; a function typed in
+  a notebook cell or at a prompt, with no file, is keyed by its compiled code, the
+  modules it imports and the values, functions, classes and modules it reads from its
+  namespace (a constant of another cell counts);
 * **state carried by the callable**: the instance a bound method is bound to, the
   arguments of a :func:`functools.partial`, the fields of a callable instance, the
   variables a closure captured (a decorator's arguments), each in the typed canonical
@@ -34,20 +36,22 @@ the module's until the module is reloaded (:func:`loaded_digest`), even if the f
 edited later; when they differ, the code in memory has no known source and is not
 keyed. (A module imported through an import hook that rewrites code, such as pytest's
 assertion rewriting, cannot be compared with a plain compilation: it is keyed by its
-file as first seen.) The process that runs a point checks its own loaded code against the key's
-(:func:`differences`) before and after the point, so a stale worker's result is that
-point's :class:`StaleCode` error instead of a cached result under the new key.
+file as first seen.) The process that runs a point checks its own loaded code against
+the key's (:func:`differences`) before and after the point, so a stale worker's result
+is that point's :class:`StaleCode` error instead of a cached result under the new key.
 
-Not seen: code replaced at run time (an attribute monkeypatched onto a module, a module
-global rebound by a function or another module), a package partly reloaded (an old
-function object kept by a module that was not reloaded), files a point reads at run
-time (workload logs are pinned by checksum in the package's code) and environment
-variables.
+Not seen: modules imported by a computed name (``importlib.import_module(name)``), code
+replaced at run time (an attribute monkeypatched onto a module, a module global rebound
+by a function or another module), a package partly reloaded (an old function object
+kept by a module that was not reloaded), files a point reads at run time (workload logs
+are pinned by checksum in the package's code) and environment variables.
 
-Cost: per process, each source file is read and hashed once per change (size or
-modification time) and each loaded module compiled once when first checked (all of
-the package's modules, about 0.3 s, when every one is loaded); then a sweep's key
-costs a ``stat`` per package file and a few identity checks per loaded module.
+Cost (measured on 2 busy cores): per process, each source file is read and hashed once
+per change (size or modification time) and each loaded module compiled once when first
+checked: about 0.3 s in a process that loaded one paper's sweep (30 package modules),
+0.8 s with all 135 loaded. Then a sweep's keys cost a ``stat`` per package file and a
+few identity checks per loaded module (about 10 ms a sweep, 0.01 ms a point), and the
+check where a point runs about 0.2 ms, twice a point.
 """
 
 from __future__ import annotations
@@ -458,25 +462,9 @@ def _package_file(name: str) -> Path | None:
 
 def _imported_by(path: Path) -> tuple[list[Path], set[str]]:
     """The package files and the outside top-level modules a package file imports."""
-    layout = _layout(_source(str(path)))
-    if layout is None:
-        return [], set()
-    package = _module_name(path.parent / "__init__.py")  # the package holding the file
-    files, outside = [], set()
-    for level, module, names in layout.imports:
-        if level:
-            base = package.split(".")
-            base = base[: len(base) - (level - 1)]
-            module = ".".join([*base, module] if module else base)
-        top = module.split(".")[0]
-        if top != PACKAGE:
-            outside.add(top)
-            continue
-        for name in [module, *(f"{module}.{n}" for n in names)]:
-            found = _package_file(name)
-            if found is not None:
-                files.append(found)
-    return files, outside
+    names = _file_imports(str(path), _module_name(path.parent / "__init__.py"))
+    files = [found for n in sorted(names) if (found := _package_file(n)) is not None]
+    return files, {n.split(".")[0] for n in names} - {PACKAGE}
 
 
 # ------------------------------------------------------------------ installed code
@@ -568,6 +556,74 @@ def _global_names(code: types.CodeType) -> frozenset[str]:
     return frozenset(names)
 
 
+@functools.lru_cache(maxsize=4096)
+def _code_imports(code: types.CodeType) -> frozenset[str]:
+    """The modules ``code`` (and code nested in it) imports: ``import a.b`` as ``a.b``,
+    ``from a import b`` as ``a`` and ``a.b`` (b may be a submodule)."""
+    names, current = set(), None
+    for ins in dis.get_instructions(code):
+        if ins.opname == "IMPORT_NAME":
+            current = ins.argval
+            names.add(current)
+        elif ins.opname == "IMPORT_FROM" and current:
+            names.add(f"{current}.{ins.argval}")
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_imports(const)
+    return frozenset(names)
+
+
+def _file_imports(path: str, package: str) -> set[str]:
+    """The modules a source file imports anywhere (function bodies too), relative
+    imports resolved from ``package``; ``from a import b`` gives ``a`` and ``a.b``."""
+    try:
+        layout = _layout(_source(path))
+    except OSError:
+        return set()
+    names = set()
+    for level, module, imported in layout.imports if layout is not None else ():
+        if level:
+            base = package.split(".") if package else []
+            base = base[: len(base) - (level - 1)] if level > 1 else base
+            module = ".".join([*base, module] if module else base)
+        if module:
+            names.add(module)
+            names.update(f"{module}.{n}" for n in imported if n != "*")
+    return names
+
+
+def _spec(name: str):
+    """Where module ``name`` would be loaded from, found without importing anything."""
+    parent = name.rpartition(".")[0]
+    path = None
+    if parent:
+        module = sys.modules.get(parent)
+        if module is not None:
+            path = getattr(module, "__path__", None)
+        else:
+            found = _spec(parent)
+            path = getattr(found, "submodule_search_locations", None)
+        if path is None:
+            return None
+    try:
+        return importlib.machinery.PathFinder.find_spec(name, path)
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+
+def _origin(name: str) -> str | None:
+    """The file module ``name`` would be loaded from (without importing it), or None."""
+    origin = getattr(_spec(name), "origin", None)
+    return origin if origin and os.path.isfile(origin) else None
+
+
+def _top_installed(top: str) -> bool | None:
+    """Whether top-level module ``top`` is installed (its file in the interpreter's or
+    the environment's library folders); None when it cannot be found."""
+    file = getattr(sys.modules.get(top), "__file__", None) or _origin(top)
+    return _is_installed(file) if file else None
+
+
 # ------------------------------------------------------------------ what a callable reaches
 
 
@@ -592,7 +648,7 @@ class Reach:
         self.modules: dict[str, str] = {}  # user module -> digest of its loaded source
         self.files: dict[str, str] = {}  # user module -> its file
         self.dists: dict[str, str] = {}  # installed distribution -> version
-        self._forms: dict[int, object] = {}  # id(namespace or function or class) -> form
+        self._forms: dict = {}  # id(namespace or function or class) -> form; files seen
         self._held: list = []  # keeps those objects alive, so their ids stay theirs
 
     # modules ---------------------------------------------------------------
@@ -672,19 +728,63 @@ class Reach:
 
     def _user(self, namespace: dict, name: str, file: str, current: bool) -> dict:
         """A module outside the installed packages: its loaded source's digest and the
-        forms of the modules its namespace reaches."""
+        forms of the modules its source imports."""
         own = self._user_digest(namespace, name, file)
         if current:
-            self.modules[name] = own
-            self.files[name] = file
-        reached = {}
-        for value in list(namespace.values()):
-            home = _home_module(value)
-            if home is None or home is namespace:
+            self.modules[name], self.files[name] = own, file
+        return self._module_form(name, own, file, namespace.get("__package__") or "")
+
+    def _module_form(self, name: str, source: str, file: str, package: str) -> dict:
+        """A user module by its source and its imports (function bodies too): the same
+        whether it is loaded or not yet."""
+        return {
+            "module": name,
+            "source": source,
+            "imports": self._imports(_file_imports(file, package)),
+        }
+
+    def _imports(self, names: set[str]) -> dict:
+        """The forms of the modules named, loaded or not (:meth:`_unloaded`): an installed
+        one by its distribution, whichever of its submodules is named or loaded."""
+        out = {}
+        for name in sorted(names):
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names or top in sys.builtin_module_names:
                 continue
-            form = self.namespace(home)
-            reached[str(home.get("__name__"))] = form
-        return {"module": name, "source": own, "reaches": digest(reached)}
+            if top != PACKAGE:
+                installed = _top_installed(top)
+                if installed is None:  # not importable here: nothing it could run
+                    continue
+                if installed:
+                    out[top] = self._installed(top)
+                    continue
+            module = sys.modules.get(name)
+            if module is not None:
+                out[name] = self.namespace(vars(module))
+            elif (origin := _origin(name)) is not None:
+                out[name] = self._unloaded(name, origin)
+        return out
+
+    def _unloaded(self, name: str, origin: str):
+        """A module not imported yet, by the file it would be loaded from; the process
+        running the point checks it once it has loaded it."""
+        key = ("file", origin)
+        if key in self._forms:
+            return self._forms[key]
+        self._forms[key] = {"recursive": name}
+        top = name.split(".")[0]
+        if top == PACKAGE:
+            path = _package_file(name)
+            form = self._package(path) if path is not None else {"package": PACKAGE}
+        elif _is_installed(origin):
+            form = self._installed(top)
+        else:
+            source = _source(origin).digest
+            self.modules[name], self.files[name] = source, origin
+            package = name if Path(origin).name == "__init__.py" else name.rpartition(".")[0]
+            form = self._module_form(name, source, origin, package)
+        self._forms[key] = form
+        return form
 
     # callables and values --------------------------------------------------
 
@@ -773,6 +873,7 @@ class Reach:
                 else:
                     reads[name] = "builtin" if hasattr(builtins, name) else "unbound"
             form["globals"] = reads
+            form["imports"] = self._imports(_code_imports(fn.__code__))
         self._forms[key] = form
         return form
 

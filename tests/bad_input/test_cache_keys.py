@@ -307,6 +307,29 @@ def test_a_helper_edited_before_its_first_sweep_is_refused_until_reloaded(module
     assert sweep(points.point, [{"x": 1}], cache=cache, **QUIET)["y"][0] == 3
 
 
+LAZY_POINT = """
+    def point(x):
+        import lazyhelp51  # imported when the point first runs
+
+        return {"y": lazyhelp51.scale(x)}
+"""
+
+
+def test_a_helper_imported_inside_the_function_is_keyed_loaded_or_not(modules, tmp_path):
+    modules("lazyhelp51", HELPERS.format(scale=2))
+    modules("lazypoint51", LAZY_POINT)
+    import lazypoint51
+
+    cache = tmp_path / "cache"
+    key = point_key(lazypoint51.point, {"x": 1})  # the helper not loaded: keyed by its file
+    assert sweep(lazypoint51.point, [{"x": 1}], cache=cache, **QUIET)["y"][0] == 2
+    assert point_key(lazypoint51.point, {"x": 1}) == key  # loaded now: the same source
+    modules("lazyhelp51", HELPERS.format(scale=3))  # edited, not reloaded: the old code runs
+    assert point_key(lazypoint51.point, {"x": 1}) == key
+    importlib.reload(sys.modules["lazyhelp51"])
+    assert sweep(lazypoint51.point, [{"x": 1}], cache=cache, **QUIET)["y"][0] == 3
+
+
 def _cell(module: types.ModuleType, source: str, number: int) -> None:
     """Run ``source`` in ``module`` as a notebook cell: no file, source in linecache."""
     name = f"<cell-{number}-issue51>"
