@@ -87,6 +87,7 @@ __all__ = [
     "StaleCode",
     "Uncacheable",
     "canonical",
+    "check_running",
     "code_digest",
     "differences",
     "digest",
@@ -656,12 +657,9 @@ class Reach:
     def _installed(self, top: str):
         if top in sys.stdlib_module_names or top in sys.builtin_module_names:
             return {"stdlib": top}
-        versions = _versions(top)
+        versions = _versions(top)  # none for a module installed without its metadata
         self.dists.update(versions)
-        if versions:
-            return {"installed": top, "dists": versions}
-        version = getattr(sys.modules.get(top), "__version__", None)
-        return {"installed": top, "version": str(version)}
+        return {"installed": top, "dists": versions}
 
     def _package(self, path: Path) -> dict:
         """The installed distributions the package's code imports from ``path`` on,
@@ -691,6 +689,8 @@ class Reach:
     def _namespace(self, namespace: dict):
         name = namespace.get("__name__") or "?"
         file = namespace.get("__file__")
+        if file and file.startswith("<"):  # code read from standard input: no file
+            file = None
         module = sys.modules.get(name)
         current = module is not None and getattr(module, "__dict__", None) is namespace
         if name == PACKAGE or name.startswith(PACKAGE + "."):
@@ -813,13 +813,12 @@ class Reach:
             return self.type_form(obj)
         if isinstance(obj, np.ufunc):
             return {"ufunc": obj.__name__, "by": self._installed("numpy")}
-        by = self.namespace(_home_module(obj) or {})
         for attr in ("py_func", "__wrapped__"):  # a JIT dispatcher, functools' wrappers
             inner = _static(obj, attr)
             if callable(inner):
                 return {
                     "wrapper": _type_name(type(obj)),
-                    "by": by,
+                    "by": self.namespace(_home_module(obj) or {}),
                     attr: self.callable_form(inner, where),
                 }
         if isinstance(obj, types.BuiltinFunctionType | types.BuiltinMethodType):
@@ -897,7 +896,7 @@ class Reach:
                 elif isinstance(inner, property):
                     inner = [f for f in (inner.fget, inner.fset, inner.fdel) if f is not None]
                 if isinstance(inner, types.FunctionType) and _generated(inner):
-                    body[attr] = "generated"  # a dataclass's __init__, __eq__...
+                    body[attr] = "generated"  # a dataclass's __init__, __repr__...
                 elif isinstance(inner, types.FunctionType | list):
                     fns = inner if isinstance(inner, list) else [inner]
                     body[attr] = [self.function_form(f) for f in fns]
@@ -950,10 +949,13 @@ _CALLABLES = (
 
 
 def _generated(fn: types.FunctionType) -> bool:
-    """Whether ``fn`` was made by a library from text (a dataclass's methods)."""
-    return fn.__code__.co_filename == "<string>" or fn.__code__.co_qualname.startswith(
-        "__create_fn__"
-    )
+    """Whether ``fn`` was made by a library from text (a dataclass's methods, and the
+    guard its ``__repr__`` is wrapped in)."""
+    try:
+        code = inspect.unwrap(fn).__code__
+    except (ValueError, AttributeError):  # a cycle of __wrapped__, a wrapped non-function
+        return False
+    return code.co_filename == "<string>" or code.co_qualname.startswith("__create_fn__")
 
 
 def _cell(cell) -> object:

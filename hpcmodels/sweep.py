@@ -239,16 +239,16 @@ def _readable(func: Callable, name: str) -> None:
     target = func
     while isinstance(target, functools.partial | types.MethodType):
         target = target.func if isinstance(target, functools.partial) else target.__func__
-    if not isinstance(target, types.FunctionType) or target.__globals__.get("__file__"):
-        return
-    try:
-        inspect.getsource(target)
-    except (OSError, TypeError):
-        raise InvalidParameter(
-            f"cannot cache {name}: its source code cannot be read, so an "
-            "edited version would get its old results; pass cache=None "
-            "or define it in a module file"
-        ) from None
+    file = target.__globals__.get("__file__") if isinstance(target, types.FunctionType) else ""
+    if file is None or file.startswith("<"):  # a cell, a prompt, standard input
+        try:
+            inspect.getsource(target)
+        except (OSError, TypeError):
+            raise InvalidParameter(
+                f"cannot cache {name}: its source code cannot be read, so an "
+                "edited version would get its old results; pass cache=None "
+                "or define it in a module file"
+            ) from None
 
 
 def code_fingerprint(func: Callable) -> str:
