@@ -9,7 +9,8 @@ paper-scale store file that cannot be trusted) also an ``InvalidParameter``.
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
 ``InvalidParameter`` naming it and its value (``check_ints`` a sequence of whole
 numbers, naming the entry); ``check_bool`` a flag, ``check_choice`` a name from a fixed
-set, ``check_array`` an array of numbers, ``check_frame`` a table's type and columns and
+set, ``check_array`` an array of numbers, ``check_frame`` a table's type, columns and
+numeric columns, ``check_each`` every entry of a sequence (with one of the others) and
 ``check_path`` a file or folder name. ``reworded`` gives a caught error a caller's
 message and keeps its class (an ``InvalidType`` stays an ``InvalidType``).
 """
@@ -33,6 +34,7 @@ __all__ = [
     "check_array",
     "check_bool",
     "check_choice",
+    "check_each",
     "check_frame",
     "check_int",
     "check_ints",
@@ -238,6 +240,23 @@ def check_path(
     return path
 
 
+def check_each(name: str, values: object, check=None, *args, **kwargs) -> list:
+    """``values`` as a list: an iterable (a list, tuple, range, array or generator, read
+    once) whose every entry passes ``check(f"{name}[{i}]", entry, *args, **kwargs)`` (one
+    of the checks here, e.g. :func:`check_choice` or :func:`check_real`; its results are
+    returned; None: the entries as they are). A string, bytes, a dict, ``None`` or any
+    other non-iterable is an :class:`InvalidType` naming ``name``: ``"TLA"`` would
+    otherwise be read as ``["T", "L", "A"]``."""
+    from collections.abc import Iterable
+
+    if isinstance(values, str | bytes | dict) or not isinstance(values, Iterable):
+        raise InvalidType(f"{name} must be a sequence (a list or tuple), got {values!r:.80}")
+    values = list(values)
+    if check is None:
+        return values
+    return [check(f"{name}[{i}]", v, *args, **kwargs) for i, v in enumerate(values)]
+
+
 def check_choice(name: str, value: object, options) -> str:
     """``value``, if it is one of ``options`` (strings); anything else, an unhashable list
     included, is an :class:`InvalidParameter` naming ``name`` and listing the options."""
@@ -296,12 +315,23 @@ def _has_bool(value) -> bool:
     return False
 
 
-def check_frame(name: str, value: object, columns) -> object:
+def check_frame(
+    name: str, value: object, columns, *, numeric=(), finite: bool = True, unique=()
+) -> object:
     """``value`` itself, if it is a pandas DataFrame holding every one of ``columns``;
     else :class:`InvalidParameter` naming ``name``, what it got and the columns missing
-    (:class:`InvalidType` when it is no DataFrame)."""
+    (:class:`InvalidType` when it is no DataFrame). Each column of ``numeric`` (also
+    required) must hold real numbers (a column of ints or floats: no strings, bools or
+    objects, else :class:`InvalidType`) and, with ``finite`` (the default), no NaN or inf
+    (else :class:`InvalidParameter` naming the first such row); the messages name
+    ``name`` and the column. ``unique``: the columns (also required) that identify a
+    row: two rows alike in all of them are an :class:`InvalidParameter` naming the
+    first repeated key (a table concatenated twice would be averaged without a word)."""
+    import numpy as np
     import pandas as pd
 
+    numeric, unique = list(numeric), list(unique)
+    columns = list(dict.fromkeys([*columns, *numeric, *unique]))
     if not isinstance(value, pd.DataFrame):
         raise InvalidType(
             f"{name} must be a pandas DataFrame with columns "
@@ -310,6 +340,25 @@ def check_frame(name: str, value: object, columns) -> object:
     missing = [c for c in columns if c not in value.columns]
     if missing:
         raise InvalidParameter(f"{name} lacks column(s) {missing}; it has {list(value.columns)}")
+    twice = [c for c in columns if list(value.columns).count(c) > 1]
+    if twice:
+        raise InvalidParameter(f"{name} has column(s) {twice} more than once")
+    for column in numeric:
+        kind = value[column].dtype.kind
+        if kind not in "iuf":
+            what = "bools" if kind == "b" else f"dtype {value[column].dtype}"
+            raise InvalidType(f"{name} column {column!r} must hold numbers, not {what}")
+        numbers = value[column].to_numpy(dtype=float, na_value=np.nan)
+        if finite and not np.isfinite(numbers).all():
+            k = int(np.argmax(~np.isfinite(numbers)))
+            row = value.index[k].item() if hasattr(value.index[k], "item") else value.index[k]
+            raise InvalidParameter(
+                f"{name} column {column!r} must hold finite numbers: row {row!r} has "
+                f"{float(numbers[k])!r}"
+            )
+    if unique and value.duplicated(unique).any():
+        key = value.loc[value.duplicated(unique), unique].iloc[0].to_dict()
+        raise InvalidParameter(f"{name} holds more than one row of {key}: one row per {unique}")
     return value
 
 
