@@ -32,16 +32,20 @@ Rules (:data:`RULES`):
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
 from ...bounds import MAX_COMPLETIONS, MAX_REPLICATES, MAX_SEED, MAX_TOTAL_COMPLETIONS
-from ...errors import InvalidParameter, InvalidType, check_frame, check_int
+from ...errors import InvalidParameter, InvalidType, check_each, check_frame, check_int
 from ...mdp import CoallocationMDP, solve
 from ...mdp.simulate import simulate_policy
 from ...stats import t_interval
 from ..filippopoulos.model import check_truncation, heuristic_actions, model
 from ..filippopoulos.policies import EXPERIMENT_STEPS
+from .compare import _relative
 
 __all__ = [
     "DECISION_CLAIMS",
@@ -61,6 +65,37 @@ RULES = (
 )
 QUICK_COMPLETIONS = 200_000
 QUICK_REPLICATIONS = 10
+RUN_COLUMNS = ["experiment", "rule", "replication", "average_cost", "exact", "coallocating_states"]
+COST_COLUMNS = [
+    "experiment",
+    "rule",
+    "exact",
+    "simulated",
+    "ci",
+    "vs_optimal",
+    "vs_optimal_ci",
+    "relative",
+]
+"""The columns of :func:`decision_costs`' frame."""
+PARAMETERS = {"rho", *inspect.signature(CoallocationMDP.from_loads).parameters} - {"truncation"}
+"""What an experiment may set (:func:`hpcmodels.papers.filippopoulos.model.model`)."""
+
+
+def _experiment(name: str, value: object) -> tuple[str, dict]:
+    """One ``(name, parameters)`` pair of :func:`decision_runs`' ``experiments``."""
+    if not isinstance(value, tuple | list) or len(value) != 2:
+        raise InvalidType(f"{name} must be a (name, parameters) pair, got {value!r:.80}")
+    label, params = value
+    if not isinstance(label, str) or not isinstance(params, Mapping):
+        raise InvalidType(
+            f"{name} must be a (name, parameters) pair: a str and a dict, got {value!r:.80}"
+        )
+    unknown = sorted(set(params) - PARAMETERS)
+    if unknown:
+        raise InvalidParameter(
+            f"{name} ({label!r}) sets unknown parameter(s) {unknown}; known: {sorted(PARAMETERS)}"
+        )
+    return label, dict(params)
 
 
 def decision_rules(mdp: CoallocationMDP) -> dict[str, np.ndarray]:
@@ -96,7 +131,11 @@ def decision_runs(
 
     ``completions`` is a whole number in [1, 10**10], ``replications`` one in [2, 10**6]
     with ``completions x replications`` at most 10**12, ``truncation`` one in [1, 1000]
-    and ``seed`` one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`)."""
+    and ``seed`` one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`); ``experiments`` a
+    sequence of ``(name, parameters)`` pairs, a str and a dict of
+    :func:`~hpcmodels.papers.filippopoulos.model.model`'s parameters (:data:`PARAMETERS`),
+    every model built (its parameters checked) before any simulation. The columns are
+    :data:`RUN_COLUMNS`."""
     completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
     replications = check_int("replications", replications, minimum=2, maximum=MAX_REPLICATES)
     if completions * replications > MAX_TOTAL_COMPLETIONS:
@@ -106,9 +145,10 @@ def decision_runs(
         )
     truncation = check_truncation(truncation)
     seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
+    experiments = check_each("experiments", experiments, _experiment)
+    models = [(name, model(truncation, **params)) for name, params in experiments]
     rows = []
-    for name, params in experiments:
-        mdp = model(truncation, **params)
+    for name, mdp in models:
         for rule, actions in decision_rules(mdp).items():
             runs = simulate_policy(
                 mdp,
@@ -123,7 +163,14 @@ def decision_runs(
                 rows.append(dict(experiment=name, rule=rule, replication=int(r),
                                  average_cost=float(cost), exact=exact,
                                  coallocating_states=int(actions.sum())))  # fmt: skip
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def _check(runs: pd.DataFrame, *numeric: str) -> pd.DataFrame:
+    """``runs`` of :func:`decision_runs`: its keys, one row per replication of a rule in
+    an experiment, ``numeric`` finite numbers."""
+    keys = ["experiment", "rule", "replication"]
+    return check_frame("runs", runs, keys, numeric=numeric, unique=keys)
 
 
 def _paired(runs: pd.DataFrame, rule: str, baseline: str) -> pd.DataFrame:
@@ -131,10 +178,17 @@ def _paired(runs: pd.DataFrame, rule: str, baseline: str) -> pd.DataFrame:
                             values="average_cost", sort=False)  # fmt: skip
     rows = []
     for experiment, group in wide.groupby(level=0, sort=False):
+        gaps = group[[rule, baseline]].isna().any(axis=1)
+        if gaps.any():
+            raise InvalidParameter(
+                f"runs: rules {rule!r} and {baseline!r} were not run on the same replications "
+                f"of experiment {experiment!r} (replication {gaps.idxmax()[1]!r}): the "
+                "comparison is paired"
+            )
         d = (group[rule] - group[baseline]).to_numpy()
         mean, half = t_interval(d)
         rows.append(dict(experiment=experiment, diff=mean, ci=half,
-                         relative=mean / group[baseline].mean(),
+                         relative=_relative(mean, group[baseline].mean()),
                          verdict="better" if mean + half < 0 else "worse" if mean - half > 0
                          else "no difference"))  # fmt: skip
     return pd.DataFrame(rows)
@@ -143,23 +197,31 @@ def _paired(runs: pd.DataFrame, rule: str, baseline: str) -> pd.DataFrame:
 def decision_costs(runs: pd.DataFrame) -> pd.DataFrame:
     """Per experiment and rule of ``runs`` (:func:`decision_runs`): the exact average
     cost (the MDP's prediction), the simulated one with its 95 % half-width, and the
-    paired difference to the optimal rule (half-width, relative to the optimum)."""
-    check_frame("runs", runs, ["experiment", "rule", "replication", "average_cost", "exact"])
+    paired difference to the optimal rule (half-width, relative to the optimum; NaN when
+    ``runs`` lack the optimal rule). ``runs`` holds the columns ``experiment``, ``rule``,
+    ``replication`` (one row per replication of a rule in an experiment, the same
+    replications for every rule), ``average_cost`` and ``exact`` (finite numbers); empty
+    ``runs`` give no row. The columns are :data:`COST_COLUMNS`."""
+    _check(runs, "average_cost", "exact")
     rows = []
     for (experiment, rule), group in runs.groupby(["experiment", "rule"], sort=False):
         mean, half = t_interval(group["average_cost"].to_numpy())
         rows.append(dict(experiment=experiment, rule=rule, exact=group["exact"].iloc[0],
                          simulated=mean, ci=half))  # fmt: skip
-    table = pd.DataFrame(rows)
-    for rule in RULES:
-        gap = _paired(runs, rule, "optimal (MDP)") if rule != "optimal (MDP)" else None
-        if gap is None:
+    table = pd.DataFrame(rows, columns=COST_COLUMNS)
+    optimal = "optimal (MDP)"
+    if optimal not in set(runs["rule"]):
+        return table
+    table.loc[table["rule"] == optimal, ["vs_optimal", "vs_optimal_ci", "relative"]] = 0.0
+    for rule in dict.fromkeys(runs["rule"]):
+        if rule == optimal:
             continue
+        gap = _paired(runs, rule, optimal)
         mine = table["rule"] == rule
         table.loc[mine, "vs_optimal"] = gap["diff"].to_numpy()
         table.loc[mine, "vs_optimal_ci"] = gap["ci"].to_numpy()
         table.loc[mine, "relative"] = gap["relative"].to_numpy()
-    return table.fillna({"vs_optimal": 0.0, "vs_optimal_ci": 0.0, "relative": 0.0})
+    return table
 
 
 DECISION_CLAIMS = (
@@ -170,14 +232,38 @@ DECISION_CLAIMS = (
 )  # fmt: skip
 
 
+FINDING_COLUMNS = [
+    "paper",
+    "source",
+    "claim",
+    "better",
+    "worse",
+    "selection",
+    "metric",
+    "settings",
+    "holds",
+    "within_noise",
+    "reversed",
+    "best_relative",
+    "worst_relative",
+    "replicates",
+    "finding",
+]
+
+
 def decision_findings(runs: pd.DataFrame) -> pd.DataFrame:
     """The decision's comparisons (:data:`DECISION_CLAIMS`) judged at every experiment
     of ``runs`` by the paired 95 % rule, in the columns of
     :func:`~.findings.carried_claims`: does the optimum beat the rule the engine's
-    co-allocators follow, and does it without pre-empting."""
-    check_frame("runs", runs, ["experiment", "rule", "replication", "average_cost"])
+    co-allocators follow, and does it without pre-empting. ``runs`` as
+    :func:`decision_costs` takes it (``exact`` not needed); a comparison whose two rules
+    are not both in ``runs`` gives no row."""
+    _check(runs, "average_cost")
     rows = []
+    rules = set(runs["rule"])
     for better, worse, claim in DECISION_CLAIMS:
+        if better not in rules or worse not in rules:
+            continue
         table = _paired(runs, better, worse)
         counts = table["verdict"].value_counts()
         holds, reversed_ = int(counts.get("better", 0)), int(counts.get("worse", 0))
@@ -196,4 +282,4 @@ def decision_findings(runs: pd.DataFrame) -> pd.DataFrame:
                          within_noise=noise, reversed=reversed_,
                          best_relative=float(low), worst_relative=float(high),
                          replicates=reps, finding=sentence))  # fmt: skip
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=FINDING_COLUMNS)

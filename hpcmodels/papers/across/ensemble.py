@@ -18,12 +18,13 @@ There is no paper to judge here, so the store gives findings, not verdicts:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ...bounds import MAX_REPLICATES
-from ...errors import InvalidParameter, check_choice, check_frame, check_int
+from ...errors import InvalidParameter, InvalidType, check_choice, check_frame, check_int
 from ..shih2013.published import LOADS, SH_LEVELS
 from .compare import JONES_BSBW, SETTING, ground_point
 from .findings import carried_claims
@@ -116,19 +117,43 @@ _LOAD_COST = {"low": 0.3, "medium": 0.6, "high": 1.0}
 
 def ensemble_cost(point: dict) -> float:
     """Rough relative cost of a point (seconds on this machine at high load, whole
-    workloads): for the store's recomputation check, which takes the cheapest."""
-    workload = 1.5 if point["workload"] == "SDSC SP2" else 1.0  # needs the log, and slower
-    return _SWEEP_COST[point["sweep"], point["selection"]] * _LOAD_COST[point["load"]] * workload
+    workloads): for the store's recomputation check, which takes the cheapest. ``point``
+    is a dict of :func:`ensemble_points` (its ``sweep``, ``workload``, ``load`` and a
+    ``selection`` of that sweep are read)."""
+    if not isinstance(point, Mapping):
+        raise InvalidType(f"point must be a dict of ensemble_points, got {point!r:.80}")
+    missing = [k for k in ("sweep", "workload", "load", "selection") if k not in point]
+    if missing:
+        raise InvalidParameter(
+            f"point lacks {missing}: a dict of ensemble_points, got {point!r:.80}"
+        )
+    sweep = check_choice("point['sweep']", point["sweep"], list(SWEEPS))
+    selection = check_choice("point['selection']", point["selection"], SWEEPS[sweep].selections)
+    load = check_choice("point['load']", point["load"], list(_LOAD_COST))
+    workload = check_choice("point['workload']", point["workload"], list(WORKLOADS))
+    factor = 1.5 if workload == "SDSC SP2" else 1.0  # needs the log, and slower
+    return _SWEEP_COST[sweep, selection] * _LOAD_COST[load] * factor
 
 
 def ensemble_runs(store: pd.DataFrame) -> pd.DataFrame:
     """The stored runs as :func:`~.compare.ground_runs` gives them: one row per (setting,
-    selection, replicate, method) with the stored measures as columns (and ``sweep``)."""
-    if not isinstance(store, pd.DataFrame):
-        raise InvalidParameter(f"store must be a DataFrame, got {type(store).__name__}")
-    check_frame("store", store, ["item", "value", "sweep", *SETTING, "selection", "replicate"])
+    selection, replicate, method) with the stored measures as columns (and ``sweep``).
+    ``store`` is notebook 06's store (:func:`hpcmodels.papers.store.read_store`): a
+    non-empty DataFrame whose ``item`` column holds text of the form
+    ``"<setting> | <method> | <metric>"`` and ``value`` numbers, one row per item and
+    replicate."""
+    check_frame(
+        "store",
+        store,
+        ["item", "sweep", *SETTING, "selection", "replicate"],
+        numeric=["value"],
+        finite=False,
+        unique=["item", "replicate"],
+    )
     if store.empty:
         raise InvalidParameter("store is empty: run reproduce --full 06 first")
+    if not store["item"].map(lambda item: isinstance(item, str)).all():
+        raise InvalidType("store column 'item' must hold text ('<setting> | <method> | <metric>')")
     parts = store["item"].str.rsplit(_SEP, n=2, expand=True)
     if parts.shape[1] != 3 or parts.isna().any().any():
         raise InvalidParameter("store has items that are not '<setting> | <method> | <metric>'")

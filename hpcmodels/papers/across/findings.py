@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ...errors import InvalidParameter, check_frame
-from .compare import SETTING, paired_differences
+from ...errors import InvalidType, check_choice, check_each
+from .compare import SETTING, check_runs, paired_differences
 from .methods import METHODS, METRICS
 
 
@@ -92,6 +92,34 @@ CLAIMS = (
 )
 
 
+CARRIED_COLUMNS = [
+    "paper",
+    "source",
+    "claim",
+    "better",
+    "worse",
+    "selection",
+    "metric",
+    "settings",
+    "holds",
+    "within_noise",
+    "reversed",
+    "best_relative",
+    "best_where",
+    "worst_relative",
+    "worst_where",
+    "replicates",
+    "finding",
+]
+"""The columns of :func:`carried_claims`' frame."""
+
+
+def _claim(name: str, value: object) -> CarriedClaim:
+    if not isinstance(value, CarriedClaim):
+        raise InvalidType(f"{name} must be a CarriedClaim, got {type(value).__name__}")
+    return value
+
+
 def _where(row: pd.Series) -> str:
     bsbw = f", BSBW {row['bsbw']:.0f} Mbps" if row.get("coallocating") else ""
     return f"{row['workload']}, {row['load']} load, SH {row['sh']:g}{bsbw}"
@@ -111,14 +139,18 @@ def carried_claims(runs: pd.DataFrame, claims=CLAIMS) -> pd.DataFrame:
     settings where it holds / is within noise / is reversed (the BSBW levels count only
     where one of the two methods co-allocates), the largest gain and the
     largest loss (relative difference ``better - worse`` over ``worse``'s mean, and the
-    paired difference with its 95 % half-width), and ``finding``: the sentence."""
-    check_frame("runs", runs, [*SETTING, "selection", "replicate", "method"])
+    paired difference with its 95 % half-width), and ``finding``: the sentence; the
+    columns are :data:`CARRIED_COLUMNS` (no row when no claim applies, e.g. one method
+    left). ``runs`` as :func:`.compare.check_runs` checks it (a claim's metric, a finite
+    number column, when the claim applies); ``claims`` a sequence of
+    :class:`CarriedClaim` (one claim alone goes in a list), each metric one of
+    :data:`METRICS`."""
+    check_runs(runs)
+    claims = check_each("claims", claims, _claim)
+    for k, c in enumerate(claims):
+        check_choice(f"claims[{k}].metric ({c.claim!r})", c.metric, list(METRICS))
     rows = []
     for c in claims:
-        if not isinstance(c, CarriedClaim):
-            raise InvalidParameter(f"claims must hold CarriedClaim, got {type(c).__name__}")
-        if c.metric not in METRICS:
-            raise InvalidParameter(f"claim {c.claim!r}: unknown metric {c.metric!r}")
         mine = runs[(runs["selection"] == c.selection) & runs["method"].isin([c.better, c.worse])]
         uses_links = any(METHODS[m].coallocation for m in (c.better, c.worse) if m in METHODS)
         if not uses_links and len(mine):  # the BSBW changes neither run: one level only
@@ -170,4 +202,4 @@ def carried_claims(runs: pd.DataFrame, claims=CLAIMS) -> pd.DataFrame:
                 finding=sentence,
             )
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=CARRIED_COLUMNS)

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ...bounds import MAX_JOBS, MAX_REPLICATES
-from ...errors import check_choice, check_int, check_real
+from ...errors import check_choice, check_each, check_int, check_real
 from ...multicluster import Cluster
 from ...workloads.transforms import scale_to_loading, speed_vectors
 from ..ensemble import runtime_scale
@@ -49,8 +49,9 @@ ORIGIN_OF_QUEUE = {2: 0, 3: 1, 4: 2, 5: 3, 1: 4}
 
 def available_workloads(workloads=tuple(WORKLOADS)) -> tuple[list[str], dict[str, str]]:
     """The ``workloads`` that can be built here, and why each other cannot (its missing
-    log, named, with where to get it): a notebook runs the first and says the second."""
-    names = [check_choice("workload", w, list(WORKLOADS)) for w in workloads]
+    log, named, with where to get it): a notebook runs the first and says the second.
+    ``workloads`` is a sequence of names of :data:`WORKLOADS` (not one name alone)."""
+    names = check_each("workloads", workloads, check_choice, list(WORKLOADS))
     missing = {w: why for w in names if (why := _missing(WORKLOADS[w], None, 0)) is not None}
     return [w for w in names if w not in missing], missing
 
