@@ -130,11 +130,15 @@ def paper_vs_ours_bars(rows: pd.DataFrame, title: str) -> plt.Figure:
 def show(fig: plt.Figure) -> None:
     """Lay out a figure made outside pyplot (``matplotlib.figure.Figure``) and display it
     as a PNG: IPython shows such a figure only as text otherwise. No global pyplot state,
-    so it is safe when widget messages arrive on another thread."""
+    so it is safe when widget messages arrive on another thread. ``fig`` is a matplotlib
+    figure, else an :class:`~hpcmodels.errors.InvalidType`."""
     import io
 
     from IPython.display import Image, display
+    from matplotlib.figure import Figure
 
+    if not isinstance(fig, Figure):
+        raise InvalidType(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100)

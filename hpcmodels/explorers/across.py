@@ -8,14 +8,15 @@ import pandas as pd
 from IPython.display import display
 
 from .. import plots
-from ..errors import InvalidParameter, check_frame
-from ..papers.across.compare import SETTING, paired_differences, win_map
+from ..errors import InvalidParameter, check_choice
+from ..papers.across.compare import SETTING, check_runs, paired_differences, win_map
 from ..papers.across.findings import CLAIMS, carried_claims
 from ..papers.across.methods import METHODS, METRICS
 from .core import live, show, status_line
 
 __all__ = ["across_explorer", "claims_table", "paired_table"]
 
+CELL = [*SETTING, "selection"]  # one cell of the map, one row per method of the table
 AXES = {"load x SH": ("load", "sh"), "load x BSBW": ("load", "bsbw"), "SH x BSBW": ("sh", "bsbw")}
 COLUMNS = {
     "workload": "workload",
@@ -35,7 +36,10 @@ COLUMNS = {
 def paired_table(runs: pd.DataFrame, metric: str, baseline: str) -> pd.DataFrame:
     """:func:`~hpcmodels.papers.across.compare.paired_differences` for people: words and
     units in the column names, the difference in per cent with one decimal, the others
-    with fixed precision; the verdict reads "better than <baseline>" or "worse"."""
+    with fixed precision; the verdict reads "better than <baseline>" or "worse".
+    ``runs``, ``metric`` and ``baseline`` as
+    :func:`~hpcmodels.papers.across.compare.paired_differences` takes them (no row where
+    the baseline is the only method left)."""
     table = paired_differences(runs, metric, baseline)
     table = table.assign(
         relative=(100 * table["relative"]).round(1),
@@ -65,9 +69,10 @@ def claims_table(runs: pd.DataFrame, metric: str) -> pd.DataFrame:
     """The papers' claims (:data:`~hpcmodels.papers.across.findings.CLAIMS`) on
     ``metric`` whose two methods are both in ``runs``, each with the paper's words beside
     our verdicts over the settings of ``runs``: where it holds, is within noise, or is
-    reversed (empty when no claim applies)."""
-    if not isinstance(metric, str) or metric not in METRICS:
-        raise InvalidParameter(f"metric must be one of {list(METRICS)}, got {metric!r}")
+    reversed (empty when no claim applies). ``runs`` as
+    :func:`~hpcmodels.papers.across.findings.carried_claims` takes it, ``metric`` one of
+    :data:`~hpcmodels.papers.across.methods.METRICS`."""
+    check_choice("metric", metric, list(METRICS))
     found = carried_claims(runs, [c for c in CLAIMS if c.metric == metric])
     if found.empty:
         return pd.DataFrame(columns=list(CLAIM_COLUMNS.values()))
@@ -91,11 +96,23 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
     """Controls over ``runs`` (:func:`~hpcmodels.papers.across.compare.ground_runs`, both
     groups concatenated if wished): the metric, the method group, the selection policy,
     the map's axes and the level of the third setting, the methods compared and the
-    baseline of the paired table."""
-    check_frame("runs", runs, [*SETTING, "selection", "replicate", "method", *METRICS])
+    baseline of the paired table.
+
+    ``runs`` is checked as :func:`~hpcmodels.papers.across.compare.check_runs` checks it,
+    with every metric of :data:`~hpcmodels.papers.across.methods.METRICS` (finite
+    numbers), at least one row and at least one method of
+    :data:`~hpcmodels.papers.across.methods.METHODS`; else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming ``runs``. One method left, one
+    workload or a metric equal in every run are shown as they are (a map of ties)."""
+    check_runs(runs, list(METRICS))
     if runs.empty:
         raise InvalidParameter("runs is empty: run ground_runs first")
     groups = list(dict.fromkeys(METHODS[m].group for m in runs["method"] if m in METHODS))
+    if not groups:
+        raise InvalidParameter(
+            f"runs holds no method of METHODS (it has {list(dict.fromkeys(runs['method']))[:5]}):"
+            " nothing the explorer knows how to group"
+        )
     metric = w.Dropdown(options=[(v, k) for k, v in METRICS.items()], description="metric",
                         tooltip="what the map and the table compare; lower is better",
                         style={"description_width": "initial"})  # fmt: skip
@@ -159,8 +176,12 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
             mine = group_runs()
             mine = mine[(mine["selection"] == selection.value) & mine["method"].isin(chosen)
                         & (mine[third] == fixed.value)]  # fmt: skip
+            mine = mine[mine.groupby(CELL)["method"].transform("nunique") >= 2]
             if mine.empty:
-                note.value = "<i>no runs at this choice</i>"
+                note.value = "<i>no setting at this choice has two of the chosen methods</i>"
+                return
+            if baseline.value not in set(mine["method"]):
+                note.value = f"<i>the baseline {baseline.value} has no runs at this choice</i>"
                 return
             reps = int(mine["replicate"].nunique())
             note.value = (f"{reps} paired replicates per cell, {int(mine['workload'].nunique())}"

@@ -9,17 +9,35 @@ from collections.abc import Callable, Iterable
 import ipywidgets as w
 from matplotlib.figure import Figure
 
-from ..errors import InvalidParameter, check_int, check_real, reworded
+from ..errors import (
+    InvalidParameter,
+    InvalidType,
+    check_bool,
+    check_each,
+    check_int,
+    check_real,
+    reworded,
+)
 from ..plots import show
 
 __all__ = ["dropdown", "figure", "hint", "live", "serial", "show", "slider", "status_line"]
+
+
+def _callable(name: str, value: object) -> Callable[[], None]:
+    if not callable(value):
+        raise InvalidType(f"{name} must be a function of no arguments, got {value!r:.80}")
+    return value
 
 
 def serial(run: Callable[[], None], status: w.HTML | None = None) -> Callable[..., None]:
     """``run`` as a widget callback that never overlaps itself: widget messages may
     arrive on another kernel thread (JupyterLab's subshells), and two drawings at once
     gave blank charts. A change made during a run is picked up when it ends; ``status``
-    shows that a run is under way."""
+    (None or a ``w.HTML``, :func:`status_line`) shows that a run is under way. ``run``
+    must be callable without arguments."""
+    _callable("run", run)
+    if status is not None and not isinstance(status, w.HTML):
+        raise InvalidType(f"status must be None or a status_line() (w.HTML), got {status!r:.80}")
     lock, again = threading.Lock(), [False]
 
     def callback(*_):
@@ -42,12 +60,21 @@ def serial(run: Callable[[], None], status: w.HTML | None = None) -> Callable[..
 def live(
     update: Callable[[], None], controls: Iterable[w.ValueWidget], status: w.HTML | None = None
 ) -> None:
-    """Run ``update`` (serialised, see :func:`serial`) now and on every change of a
-    control's value."""
-    callback = serial(update, status)
-    for control in controls:
+    """Run ``update`` (serialised, see :func:`serial`, which checks ``update`` and
+    ``status``) now and on every change of a control's value; ``controls`` is a sequence
+    of ipywidgets value widgets (sliders, dropdowns)."""
+    callback = serial(_callable("update", update), status)
+    for control in check_each("controls", controls, _control):
         control.observe(callback, names="value")
     callback()
+
+
+def _control(name: str, value: object) -> w.ValueWidget:
+    if not isinstance(value, w.ValueWidget):
+        raise InvalidType(
+            f"{name} must be an ipywidgets control (a slider, ...), got {value!r:.80}"
+        )
+    return value
 
 
 def status_line() -> w.HTML:
@@ -56,7 +83,13 @@ def status_line() -> w.HTML:
 
 
 def figure(width: float, height: float, ncols: int = 1, nrows: int = 1, *, sharey: bool = False):
-    """A figure outside pyplot's global state (safe under concurrent callbacks)."""
+    """A figure outside pyplot's global state (safe under concurrent callbacks):
+    ``width`` and ``height`` in inches (numbers > 0), ``ncols`` and ``nrows`` whole numbers
+    >= 1, ``sharey`` a bool."""
+    width, height = check_real("width", width, above=0), check_real("height", height, above=0)
+    ncols = check_int("ncols", ncols, minimum=1)
+    nrows = check_int("nrows", nrows, minimum=1)
+    sharey = check_bool("sharey", sharey)
     fig = Figure(figsize=(width, height))
     return fig, fig.subplots(nrows, ncols, squeeze=True, sharey=sharey)
 
@@ -70,7 +103,9 @@ def slider(kind, value, lo, hi, step, label, tip: str = "", *, name: str | None 
     word, so the explorer would show another setting than the one asked for. Anything
     else is an :class:`~hpcmodels.errors.InvalidParameter` naming ``name`` (the
     explorer's argument that set the value; default: the label), the value and the
-    range."""
+    range; a ``kind`` other than those two is an :class:`~hpcmodels.errors.InvalidType`."""
+    if kind not in (w.IntSlider, w.FloatSlider):
+        raise InvalidType(f"kind must be w.IntSlider or w.FloatSlider, got {kind!r:.80}")
     what = name or label
     whole = kind is w.IntSlider
     try:
@@ -96,7 +131,14 @@ def slider(kind, value, lo, hi, step, label, tip: str = "", *, name: str | None 
 
 
 def dropdown(options, value, label: str, tip: str = "") -> w.Dropdown:
-    """A dropdown with its label in full and ``tip`` as its tooltip."""
+    """A dropdown with its label in full and ``tip`` as its tooltip; ``options`` a
+    sequence of values or (label, value) pairs and ``value`` one of the values (else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the label: ipywidgets would say
+    only "value not found")."""
+    options = check_each("options", options)
+    values = [o[1] if isinstance(o, tuple) else o for o in options]
+    if value not in values:
+        raise InvalidParameter(f"{label} must be one of {values}, got {value!r:.80}")
     return w.Dropdown(
         options=options,
         value=value,

@@ -6,7 +6,7 @@ import ipywidgets as w
 import pandas as pd
 from IPython.display import display
 
-from ..errors import InvalidType
+from ..errors import InvalidParameter, InvalidType, check_frame
 from ..papers import he2006
 from ..queueing import UniformSlack
 from ..queueing.system import MultiCluster
@@ -25,7 +25,18 @@ NO_PAPER_FRACTIONS = (
 def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
     """Per strategy (rows) and cluster (columns): ours (4 decimals), the paper's value as
     printed and the difference ours - paper (signed, 4 decimals), as text rows
-    "<strategy>: ours / paper / difference"."""
+    "<strategy>: ours / paper / difference". ``paper`` is a DataFrame of numbers indexed
+    by strategy, each once (:func:`hpcmodels.papers.he2006.published_fractions`), ``ours`` one
+    holding its every strategy (row) and cluster (column) as finite numbers; else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""
+    clusters = list(check_frame("paper", paper, []).columns)
+    check_frame("paper", paper, clusters, numeric=clusters)
+    check_frame("ours", ours, clusters, numeric=clusters)
+    if paper.index.duplicated().any():
+        raise InvalidParameter(f"paper holds a strategy twice: {list(paper.index)}")
+    lacking = [s for s in paper.index if s not in ours.index]
+    if lacking:
+        raise InvalidParameter(f"ours lacks the paper's strateg(ies) {lacking} (rows)")
     rows = {}
     for strategy in paper.index:
         mine, printed = ours.loc[strategy], paper.loc[strategy]

@@ -8,7 +8,9 @@ import ipywidgets as w
 import pandas as pd
 from IPython.display import display
 
+from ..errors import InvalidParameter, InvalidType, check_frame
 from ..multicluster import ALLOCATIONS, COALLOCATIONS, SELECTIONS, simulate
+from ..multicluster.system import cluster_list
 from ..papers import huang2006
 from ..papers.report import missing_of
 from ..plots import wait_cdf
@@ -55,7 +57,13 @@ def printed_for(name: str, clusters, selection: str, allocation: str, coallocati
     """The cells the paper prints for configuration ``name``'s run
     (:func:`~hpcmodels.papers.huang2006.printed_cells`) as (engine metric, printed), with
     our paper-scale runs of each (the cleaned log, every runtime perturbed per replicate;
-    random fit: one seed per replicate)."""
+    random fit: one seed per replicate). ``name`` labels the configuration (text);
+    ``clusters`` is a non-empty list of :class:`~hpcmodels.multicluster.Cluster`; the
+    policies and numbers as :func:`~hpcmodels.papers.huang2006.printed_cells` takes
+    them."""
+    if not isinstance(name, str):
+        raise InvalidType(f"name must be the configuration's label (text), got {name!r:.80}")
+    clusters = cluster_list(clusters)
     out = []
     for cell in huang2006.printed_cells(clusters, selection, allocation, coallocation,
                                         load_factor, slowdown):  # fmt: skip
@@ -74,9 +82,19 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     (in [1, 6]) set the sliders: a value outside a slider's range is an
     :class:`~hpcmodels.errors.InvalidParameter` naming the argument, the value and the
     range. The slowdown ratio reaches the runs whose co-allocation is one of Huang's
-    heuristics (the other runs have nothing it could slow down)."""
+    heuristics (the other runs have nothing it could slow down).
+
+    ``jobs`` is a non-empty DataFrame with numeric ``submit``, ``runtime`` and ``procs``
+    (or a frame that stands for a missing log, :func:`~hpcmodels.papers.report.missing_of`:
+    the explorer then says why it is not run), ``clusters`` a non-empty list of
+    :class:`~hpcmodels.multicluster.Cluster`; else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""
     if reason := missing_of(jobs):  # the log is missing: say so where the explorer would be
         return w.VBox([w.HTML(f"<b>Explorer not run</b>: {html.escape(reason)}")])
+    columns = ["submit", "runtime", "procs"]
+    if check_frame("jobs", jobs, columns, numeric=columns).empty:
+        raise InvalidParameter("jobs is empty: no job to schedule")
+    clusters = cluster_list(clusters)
     base = jobs[["submit", "runtime", "procs"]]
     lf = slider(w.FloatSlider, load_factor, 1.0, 4.0, 0.25, "load factor",
                 "every runtime times this factor (Section 2): higher is busier",

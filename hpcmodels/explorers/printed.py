@@ -12,8 +12,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameter, InvalidType, check_bool, check_real
-from ..papers.store import read_store, values
+from ..errors import (
+    InvalidParameter,
+    InvalidType,
+    check_array,
+    check_bool,
+    check_choice,
+    check_each,
+    check_real,
+)
+from ..papers.store import PAPERS, read_store, values
 
 __all__ = ["Printed", "beside_printed", "decimals_of", "stored", "stored_values"]
 
@@ -24,8 +32,10 @@ COLUMNS = ["printed in", "the paper", "ours (this run)", "ours - paper", "ours a
 class Printed:
     """A number the paper prints (``paper``, as printed) in ``source`` for ``quantity``
     at the explorer's setting, and ``scale``: our paper-scale runs of that setting
-    (``None``: the store does not hold it). ``exact``: the model is deterministic, one
-    run is the answer and there is no ensemble."""
+    (``None``: the store does not hold it; else a 1-D sequence of numbers, kept as a
+    float array). ``exact``: the model is deterministic, one run is the answer and there
+    is no ensemble. ``source``, ``quantity`` and ``paper`` are text; anything else is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the field."""
 
     source: str
     quantity: str
@@ -34,12 +44,18 @@ class Printed:
     exact: bool = False
 
     def __post_init__(self) -> None:
+        for field in ("source", "quantity"):
+            if not isinstance(getattr(self, field), str):
+                raise InvalidType(f"Printed.{field} must be text, got {getattr(self, field)!r}")
         if not isinstance(self.paper, str):  # text keeps the printed precision
             raise InvalidType(
                 f"Printed.paper must be the number as printed (text), got {self.paper!r}"
             )
         check_real("Printed.paper", _number(self.paper))
         object.__setattr__(self, "exact", check_bool("Printed.exact", self.exact))
+        if self.scale is not None:
+            scale = check_array("Printed.scale", self.scale, ndim=1, finite=False)
+            object.__setattr__(self, "scale", scale)
 
     @property
     def decimals(self) -> int:
@@ -58,8 +74,11 @@ def _number(printed: str) -> float | str:
 
 
 def decimals_of(printed: str) -> int:
-    """The decimals a printed number shows ("50.36" -> 2, "45" -> 0)."""
-    text = str(printed).strip()
+    """The decimals a printed number shows ("50.36" -> 2, "45" -> 0); ``printed`` is the
+    number as printed, text (a float has lost the printed precision: 50.30 is 50.3)."""
+    if not isinstance(printed, str):
+        raise InvalidType(f"printed must be a number as printed (text), got {printed!r:.80}")
+    text = printed.strip()
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
@@ -69,24 +88,30 @@ def _scale_text(p: Printed, decimals: int) -> str:
         return "deterministic: one run is exact"
     if scale is None or len(scale) == 0:
         return "not in the store"
-    scale = np.asarray(scale, dtype=float)
     return (
         f"{scale.mean():,.{decimals}f} (runs {scale.min():,.{decimals}f} to "
         f"{scale.max():,.{decimals}f}, {len(scale)} runs)"
     )
 
 
+def _printed(name: str, value: object) -> Printed:
+    if not isinstance(value, Printed):
+        raise InvalidType(f"{name} must be a Printed, got {type(value).__name__}")
+    return value
+
+
 def beside_printed(printed: Sequence[Printed], ours: Sequence[float]) -> pd.DataFrame:
     """One row per printed number, indexed by the quantity: where the paper prints it,
     the paper's value as printed, ours and ours - paper one decimal finer than the paper
     prints (so the columns keep one precision between updates), and our paper-scale
-    mean with the range of its runs."""
+    mean with the range of its runs. ``printed`` is a sequence of :class:`Printed` and
+    ``ours`` one of as many finite numbers (one :class:`Printed` alone goes in a list)."""
+    printed = check_each("printed", printed, _printed)
+    ours = check_each("ours", ours)
     if len(printed) != len(ours):
         raise InvalidParameter(f"{len(printed)} printed numbers but {len(ours)} of ours")
     rows = []
     for k, (p, mine) in enumerate(zip(printed, ours, strict=True)):
-        if not isinstance(p, Printed):
-            raise InvalidType(f"printed[{k}] must be a Printed, got {type(p).__name__}")
         mine = check_real(f"ours[{k}] ({p.quantity})", mine)
         d = p.decimals
         rows.append(
@@ -102,14 +127,23 @@ def beside_printed(printed: Sequence[Printed], ours: Sequence[float]) -> pd.Data
     return pd.DataFrame(rows, columns=COLUMNS, index=index)
 
 
-@functools.cache
 def stored(paper: str) -> pd.DataFrame | None:
-    """The paper's store (read once per kernel; ``None`` where it is not computed)."""
+    """The paper's store (read once per kernel; ``None`` where it is not computed).
+    ``paper`` is the name of a paper with a store
+    (:data:`hpcmodels.papers.store.PAPERS`)."""
+    return _stored(check_choice("paper", paper, PAPERS))
+
+
+@functools.cache
+def _stored(paper: str) -> pd.DataFrame | None:
     return read_store(paper)
 
 
 def stored_values(paper: str, item: str) -> np.ndarray | None:
-    """The store's values of ``item`` (``None``: no store, or the item is not in it)."""
+    """The store's values of ``item`` (``None``: no store, or the item is not in it);
+    ``paper`` as :func:`stored` takes it, ``item`` a store item's name (text)."""
+    if not isinstance(item, str):
+        raise InvalidType(f"item must be a store item's name (text), got {item!r:.80}")
     store = stored(paper)
     if store is None or not store["item"].eq(item).any():
         return None

@@ -8,7 +8,7 @@ import pandas as pd
 from IPython.display import display
 
 from ..bounds import MAX_JOBS
-from ..errors import check_int
+from ..errors import InvalidParameter, check_choice, check_each, check_int, check_real
 from ..multicluster import Cluster, TLAOptions, simulate, tla_scores
 from ..papers import shih2013
 from ..workloads.transforms import speed_vectors
@@ -31,8 +31,11 @@ NO_TABLE4 = (
 def snapshot_printed(jobs, r2_end: float, scores: dict) -> tuple[list[Printed], list[float]]:
     """The numbers Section 3 prints at this snapshot, and ours: Table 1 (every job's
     turnaround and their average, job 1 on A or B) at Fig. 4's snapshot, Fig. 9's average
-    turnarounds at the snapshot with r2 ending at 1; nothing elsewhere."""
-    if list(jobs) != list(shih2013.SNAPSHOT_WAITING):
+    turnarounds at the snapshot with r2 ending at 1; nothing elsewhere. ``jobs`` is the
+    sequence of waiting jobs, ``r2_end`` a number, ``scores``
+    :func:`~hpcmodels.multicluster.tla_scores`' dict."""
+    r2_end = check_real("r2_end", r2_end)
+    if check_each("jobs", jobs) != list(shih2013.SNAPSHOT_WAITING):
         return [], []
     printed, ours = [], []
     if r2_end == shih2013.SNAPSHOT_RUNNING[1].end:
@@ -56,8 +59,11 @@ def snapshot_printed(jobs, r2_end: float, scores: dict) -> tuple[list[Printed], 
 
 def table4_printed(wid: str, load: str, sh: float) -> Printed | None:
     """Table 4's printed cell at this workload, load and SH (None where it prints none),
-    with our paper-scale runs of it where the store holds them."""
-    paper = shih2013.TABLE4.get((wid, load, sh))
+    with our paper-scale runs of it where the store holds them. ``wid`` is a workload of
+    Table 3, ``load`` one of Shih's loads, ``sh`` a number."""
+    wid = check_choice("wid", wid, [x.wid for x in shih2013.TABLE3])
+    load = check_choice("load", load, list(shih2013.LOADS))
+    paper = shih2013.TABLE4.get((wid, load, check_real("sh", sh)))
     if paper is None:
         return None
     store = stored(shih2013.PAPER)
@@ -118,8 +124,12 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
     simulates BF, FF, AI2 and TLA on the first ``n_jobs`` jobs (with a progress bar) and
     shows their ATT and TLA's improvement, beside Table 4's printed cell and our
     paper-scale runs of it where they exist. ``n_jobs`` is a whole number in [1, 10**8]
-    (:data:`hpcmodels.bounds.MAX_JOBS`)."""
+    (:data:`hpcmodels.bounds.MAX_JOBS`); ``workloads`` a non-empty sequence of Table 3's
+    workloads (``"A1"`` ... ``"F2"``; not one name alone), the first shown first."""
     n_jobs = check_int("n_jobs", n_jobs, minimum=1, maximum=MAX_JOBS)
+    workloads = check_each("workloads", workloads, check_choice, [x.wid for x in shih2013.TABLE3])
+    if not workloads:
+        raise InvalidParameter("workloads is empty: give at least one of Table 3's workloads")
     wid = dropdown(list(workloads), workloads[0], "workload",
                    "Table 3's workloads: A from the SDSC SP2 log, D Lublin99, E Feitelson96")  # fmt: skip
     load = dropdown(list(shih2013.LOADS), "medium", "load",
