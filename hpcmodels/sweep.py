@@ -527,15 +527,24 @@ def sweep(
 def raise_failures(frame: pd.DataFrame, what: str) -> pd.DataFrame:
     """``frame`` (a :func:`sweep` result) unchanged when every point succeeded; else a
     ``RuntimeError`` naming how many points of ``what`` failed, the first one's
-    parameters and its error. For builders whose frames must be whole."""
+    parameters (its grid columns, else all) and its error. For builders whose frames
+    must be whole. ``frame`` is a DataFrame with the ``error`` column (an empty one
+    passes), ``what`` a str: else an :class:`~hpcmodels.errors.InvalidParameter`
+    naming the argument."""
+    from .errors import check_frame
+
+    check_frame("frame", frame, [ERROR])
+    if not isinstance(what, str):
+        raise InvalidType(f"what must be a str naming the sweep, got {what!r:.80}")
     failed = frame[frame[ERROR].notna()]
     if failed.empty:
         return frame
     first = failed.iloc[0]
+    grid = frame.attrs.get("grid", frame.columns)
     params = {
         k: v.item() if isinstance(v, np.generic) else v
         for k, v in first.items()
-        if k != ERROR and k in frame.attrs.get("grid", k)
+        if k != ERROR and k in grid
     }
     raise RuntimeError(
         f"{len(failed)} of {len(frame)} points of {what} failed; the first, "
