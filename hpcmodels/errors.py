@@ -3,8 +3,10 @@ about bad input with ``except HpcmodelsError`` (or ``except ValueError``: the ba
 a ``ValueError``).
 
 Each subclass keeps the builtin a caller may already catch: ``LogNotAvailable`` is also
-a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``, ``CorruptStore`` (a
-paper-scale store file that cannot be trusted) also an ``InvalidParameter``.
+a ``FileNotFoundError``, ``UnknownLogError`` also a ``KeyError``. ``CorruptFile`` names a
+file the package wrote and reads back (a notebook's results, the report) that cannot be
+read, and what to do; ``CorruptStore`` (a paper-scale store file that cannot be trusted)
+is one, and also an ``InvalidParameter``.
 
 ``check_int`` and ``check_real`` validate one scalar parameter and raise
 ``InvalidParameter`` naming it and its value (``check_ints`` a sequence of whole
@@ -23,6 +25,7 @@ import os
 from pathlib import Path
 
 __all__ = [
+    "CorruptFile",
     "HpcmodelsError",
     "InvalidParameter",
     "InvalidType",
@@ -58,7 +61,19 @@ class InvalidType(InvalidParameter, TypeError):
     that is not the documented class); also an :class:`InvalidParameter`."""
 
 
-class CorruptStore(InvalidParameter):
+class CorruptFile(HpcmodelsError):
+    """A file the package wrote and reads back (a notebook's results in
+    ``build/results``, ``build/REPORT.md``, a notebook of the checkout) that cannot be
+    read as what it should be: not UTF-8 text, not JSON or CSV, a column or key missing.
+    The message names the file, what is wrong and what to do (write it again, restore
+    it); ``path`` holds the file."""
+
+    def __init__(self, path: str | os.PathLike, problem: str) -> None:
+        self.path = str(path)
+        super().__init__(f"{path}: {problem}")
+
+
+class CorruptStore(CorruptFile, InvalidParameter):
     """A file of the paper-scale store (``results/<paper>.parquet`` or its
     ``<paper>.provenance.json``, :mod:`hpcmodels.papers.store`) that cannot be trusted: not
     readable (truncated, not Parquet, not UTF-8 JSON), of the wrong schema (a column
@@ -66,11 +81,8 @@ class CorruptStore(InvalidParameter):
     its provenance records (a flipped byte, a hand edit). The message names the file and
     what is wrong; ``path`` holds the file. Also an :class:`InvalidParameter` (the ``paper``
     and ``folder`` named it), which ``read_store`` raised for a store without its columns
-    before the class existed, so ``except InvalidParameter`` still catches it."""
-
-    def __init__(self, path: str | os.PathLike, problem: str) -> None:
-        self.path = str(path)
-        super().__init__(f"{path}: {problem}")
+    before the class existed, so ``except InvalidParameter`` still catches it; and a
+    :class:`CorruptFile`."""
 
 
 class SWFError(HpcmodelsError):

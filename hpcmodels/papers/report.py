@@ -23,19 +23,23 @@ The tolerances are set here, once, per kind of quantity; paper modules name the 
 A notebook collects its rows in a :class:`Collector` and saves them as CSV under
 ``build/results/``; ``python -m hpcmodels reproduce`` gathers every CSV into
 ``build/REPORT.md``, which opens with a summary (paper x verdict counts) and this policy.
+The files read back (:func:`read_text`, :func:`read_record`, :func:`read_table`,
+:func:`read_notebook`) that cannot be read as what they should be are a
+:class:`~hpcmodels.errors.CorruptFile` naming the file and what to do.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InvalidParameter, check_bool, check_frame, check_path
+from ..errors import CorruptFile, InvalidParameter, check_bool, check_frame, check_path
 
 __all__ = [
     "VERDICTS",
@@ -57,6 +61,77 @@ __all__ = [
     "write_report",
     "view",
 ]
+
+REWRITE = "rerun `make reproduce` (python -m hpcmodels reproduce) to write it again, or delete it"
+"""What to do about a corrupt file of ``build/``: the run that wrote it writes it again."""
+RESULT_COLUMNS = ["title", "item", "quantity", "paper", "ours", "diff", "verdict", "reason"]
+"""The columns of a notebook's results (``build/results/<paper>.csv``; ``kind`` may be
+missing in results saved before kinds were recorded)."""
+
+
+def restore(path: Path) -> str:
+    """What to do about a corrupt file of the checkout: restore it from git."""
+    try:
+        where = Path(path).resolve().relative_to(ROOT)
+    except ValueError:
+        where = Path(path)
+    return f"restore it from git (git checkout -- {where.as_posix()})"
+
+
+def _why(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0] if lines else type(err).__name__
+
+
+def read_text(path: Path, remedy: str = REWRITE) -> str:
+    """The UTF-8 text of ``path``, a file the package reads back; one that cannot be read
+    (not UTF-8, a folder, not readable) is a :class:`~hpcmodels.errors.CorruptFile`
+    naming it, why, and ``remedy``: what to do."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise CorruptFile(path, f"cannot be read as UTF-8 text ({_why(err)}); {remedy}") from None
+
+
+def read_record(path: Path, remedy: str = REWRITE) -> dict:
+    """The JSON object of ``path`` (a record: how results were made, a notebook), else a
+    :class:`~hpcmodels.errors.CorruptFile` as :func:`read_text` gives it."""
+    try:
+        record = json.loads(read_text(path, remedy))
+    except json.JSONDecodeError as err:
+        raise CorruptFile(path, f"is not JSON ({_why(err)}); {remedy}") from None
+    if not isinstance(record, dict):
+        raise CorruptFile(path, f"holds a JSON {type(record).__name__}, not an object; {remedy}")
+    return record
+
+
+def read_notebook(path: Path) -> dict:
+    """The JSON of the notebook ``path`` of the checkout, with its list of cells; else a
+    :class:`~hpcmodels.errors.CorruptFile` saying to restore it from git."""
+    notebook = read_record(path, restore(path))
+    if not isinstance(notebook.get("cells"), list):
+        raise CorruptFile(path, f"is not a notebook (no list of cells); {restore(path)}")
+    return notebook
+
+
+def read_table(path: Path, columns, remedy: str = REWRITE, **options) -> pd.DataFrame:
+    """The CSV table of ``path`` holding every one of ``columns`` (``options`` go to
+    ``pd.read_csv``); a file that is no such table (not UTF-8, empty, a row with more
+    fields than the header, a column missing) is a
+    :class:`~hpcmodels.errors.CorruptFile` naming it, why, and ``remedy``."""
+    try:
+        with warnings.catch_warnings():  # a row longer than the header: an error, not a shift
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            frame = pd.read_csv(path, index_col=False, encoding="utf-8", **options)
+    except pd.errors.ParserWarning:
+        raise CorruptFile(path, f"has a row longer than its header; {remedy}") from None
+    except (OSError, ValueError) as err:
+        raise CorruptFile(path, f"is not a readable CSV table ({_why(err)}); {remedy}") from None
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise CorruptFile(path, f"lacks column(s) {missing}; {remedy}")
+    return frame
+
 
 VERDICTS = ("exact", "within tolerance", "qualitative", "differs", "reconstructed model", "not run")
 COLUMNS = ["item", "quantity", "kind", "paper", "ours", "diff", "verdict", "reason"]
@@ -471,7 +546,7 @@ def _findings_section(
         links = _links(name, report_dir)
         if links:
             parts += [f"Notebook and figures: {links}.", ""]
-        frame = pd.read_csv(path)
+        frame = read_table(path, FINDING_COLUMNS)
         parts += [_markdown_table(frame.astype(object)), ""]
     return parts + _full_findings(store_dir)
 
@@ -506,7 +581,7 @@ def _store_changes() -> list[str]:
     record, e.g. in an installed package)."""
     if not STORE_CHANGES.exists():
         return []
-    lines = STORE_CHANGES.read_text().splitlines()
+    lines = read_text(STORE_CHANGES, restore(STORE_CHANGES)).splitlines()
     body = lines[1:] if lines and lines[0].startswith("# ") else lines
     body = ["#" + line if line.startswith("#") else line for line in body]  # one level down
     return ["## Changes to the stored results", *body, ""]
@@ -527,12 +602,44 @@ def _sweeps_text(info: dict) -> str:
 
 
 def _read_results(path: Path) -> pd.DataFrame:
-    frame = pd.read_csv(path)
+    """A notebook's results (:meth:`Collector.save`): the columns of
+    :data:`RESULT_COLUMNS`, a verdict of :data:`VERDICTS` on every row; else a
+    :class:`~hpcmodels.errors.CorruptFile`."""
+    text = dict.fromkeys(["title", "item", "quantity", "kind", "verdict", "reason"], str)
+    frame = read_table(path, RESULT_COLUMNS, dtype=text)
+    bad = ~frame["verdict"].isin(VERDICTS)
+    if bad.any():
+        k = int(bad.to_numpy().argmax())
+        verdict = frame["verdict"].iloc[k]
+        raise CorruptFile(
+            path,
+            f"row {k + 1} (after the header) has the verdict {verdict!r}, not one of "
+            f"{list(VERDICTS)}; {REWRITE}",
+        )
     frame["paper"] = frame["paper"].astype(object)
     if "kind" not in frame:  # results saved before kinds were recorded
         frame.insert(frame.columns.get_loc("quantity") + 1, "kind", "")
     frame["kind"] = frame["kind"].astype(object).where(frame["kind"].notna(), "")
     return frame
+
+
+def _title(frame: pd.DataFrame, path: Path) -> str:
+    """A section's title: its results' (the paper-scale rows the quick run lacks have
+    none), else the file's name (results with no row)."""
+    titles = frame["title"].dropna()
+    return str(titles.iloc[0]) if len(titles) else path.stem
+
+
+def _run_lines(path: Path) -> list[str]:
+    """How a section's results were made, from ``<paper>.json`` beside them (none: no
+    line)."""
+    if not path.exists():
+        return []
+    try:
+        return [*_provenance_lines(read_record(path)), ""]
+    except (KeyError, TypeError) as err:  # a record whose logs are not as saved
+        why = f"{type(err).__name__}: {_why(err)}"
+        raise CorruptFile(path, f"is not a record of a run ({why}); {REWRITE}") from None
 
 
 def _counts(frame: pd.DataFrame, column: str = "verdict") -> str:
@@ -575,7 +682,11 @@ def write_report(
     run beside the paper scale, judged on the paper's store in ``store_dir`` (default:
     the repository's ``results/``; :mod:`hpcmodels.papers.store`). The folders and the
     report's file name are non-empty ``str`` or ``os.PathLike`` (``store_dir`` may be
-    None), else an :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""
+    None), else an :class:`~hpcmodels.errors.InvalidParameter` naming the argument. A
+    results file, findings file or run record that cannot be read as what
+    :meth:`Collector.save`, :func:`save_findings` and ``reproduce`` write (not UTF-8, not
+    CSV or JSON, a column or key missing, an unknown verdict) is a
+    :class:`~hpcmodels.errors.CorruptFile` naming it and saying to write it again."""
     from .store import PAPERS, beside, paper_scale, read_provenance
 
     results_dir = check_path("results_dir", results_dir)
@@ -595,7 +706,7 @@ def write_report(
     if frames:
         summary = []
         for path, frame in frames.items():
-            title = frame["title"].iloc[0] if len(frame) else path.stem
+            title = _title(frame, path)
             counts = frame["verdict"].value_counts()
             summary.append(
                 {
@@ -627,7 +738,7 @@ def write_report(
             "",
         ]
     for path, frame in frames.items():
-        title = frame["title"].iloc[0] if len(frame) else path.stem
+        title = _title(frame, path)
         quick = frame[frame["verdict"] != ""]
         parts += [
             f"## {title}",
@@ -640,9 +751,7 @@ def write_report(
         links = _links(path.stem, report.parent)
         if links:
             parts += [f"Notebook and figures: {links}.", ""]
-        run = path.with_suffix(".json")
-        if run.exists():
-            parts += [*_provenance_lines(json.loads(run.read_text())), ""]
+        parts += _run_lines(path.with_suffix(".json"))
         store = read_provenance(path.stem, store_dir) if path.stem in PAPERS else None
         if store:
             parts += [
