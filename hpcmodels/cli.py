@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from .errors import check_bool
-from .papers.report import write_report
+from .papers.report import read_notebook, read_record, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -92,7 +92,9 @@ SET_BY_REPRODUCE = ("results_dir", "figures_dir")
 def check_parameters(notebooks: list[Path], parameters: dict) -> None:
     """Every ``-p`` name is a parameter of every selected notebook (its ``parameters``
     cell), and its value has the kind of that parameter's default (int, number, bool,
-    str, sequence; an int is accepted for a number): a clear error before anything runs."""
+    str, sequence; an int is accepted for a number): a clear error before anything runs.
+    A selected notebook that cannot be read is a :class:`~hpcmodels.errors.CorruptFile`
+    saying to restore it."""
     import papermill
 
     for name in parameters:
@@ -103,6 +105,7 @@ def check_parameters(notebooks: list[Path], parameters: dict) -> None:
                 f"and results stay as they are; run the notebook with papermill to choose it"
             )
     for nb in notebooks:
+        read_notebook(nb)  # truncated, not JSON, not UTF-8: one sentence, not papermill's trace
         declared = papermill.inspect_notebook(str(nb))
         for name, value in parameters.items():
             if name not in declared:
@@ -202,6 +205,7 @@ def store(selectors: list[str]) -> int:
 
     for nb in find_notebooks(selectors):
         print(f"==> {nb.name}", flush=True)
+        read_notebook(nb)  # a corrupt one: one sentence (CorruptFile), not papermill's trace
         papermill.execute_notebook(
             str(nb), str(nb), cwd=str(NOTEBOOKS), kernel_name=_kernel(None), progress_bar=True
         )
@@ -237,7 +241,8 @@ def run_folder(notebook: Path, parameters: dict) -> Path:
 
 
 def _provenance(results: Path, notebook: Path, parameters: dict) -> None:
-    """Record, beside the paper's results, how they were made (the report shows it)."""
+    """Record, beside the paper's results, how they were made (the report shows it); a
+    record there that is no JSON object is a :class:`~hpcmodels.errors.CorruptFile`."""
     import json
     from datetime import UTC, datetime
 
@@ -248,7 +253,7 @@ def _provenance(results: Path, notebook: Path, parameters: dict) -> None:
 
     key = getattr(importlib.import_module(f"hpcmodels.papers.{paper}"), "PAPER", paper)
     record = results / f"{key}.json"
-    info = json.loads(record.read_text()) if record.exists() else {}  # the logs, from the run
+    info = read_record(record) if record.exists() else {}  # the logs, from the run
     info.update(
         {
             "notebook": notebook.name,

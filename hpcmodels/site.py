@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .errors import check_bool, check_path
+from .papers.report import read_notebook, read_text
 
 __all__ = ["stage", "build_site"]
 
@@ -34,8 +35,10 @@ and `make site` then includes it here.
 
 
 def _notebook(source: Path, target: Path) -> None:
-    """Copy a notebook with a first markdown cell saying how to open it live."""
-    nb = json.loads(source.read_text())
+    """Copy a notebook with a first markdown cell saying how to open it live (a notebook
+    that cannot be read is a :class:`~hpcmodels.errors.CorruptFile` saying to restore
+    it)."""
+    nb = read_notebook(source)
     note = {"cell_type": "markdown", "id": "open-live", "metadata": {},
             "source": LIVE.format(number=source.name[:2])}  # fmt: skip
     cells = nb["cells"]
@@ -45,12 +48,15 @@ def _notebook(source: Path, target: Path) -> None:
 
 
 def _report(build: Path, target: Path) -> None:
-    """The report with its links to ``../notebooks`` and ``../figures`` made local."""
+    """The report with its links to ``../notebooks`` and ``../figures`` made local; a
+    report that is no UTF-8 text is a :class:`~hpcmodels.errors.CorruptFile` saying to
+    write it again or delete it."""
     report = build / "REPORT.md"
     if not report.exists():
         target.write_text(NO_REPORT)
         return
-    text = re.sub(r"\]\(\.\./(notebooks|figures)/", r"](\1/", report.read_text())
+    remedy = "rerun `make reproduce` to write it again, or delete it (the site then says how)"
+    text = re.sub(r"\]\(\.\./(notebooks|figures)/", r"](\1/", read_text(report, remedy))
     target.write_text(text)
 
 
