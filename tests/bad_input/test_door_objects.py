@@ -46,72 +46,6 @@ from hpcmodels.papers.across.findings import CLAIMS
 from hpcmodels.sweep import raise_failures
 
 REFUSED = (InvalidParameter, InvalidType)
-# the columns of the frames, as a notebook reads them (also when there is no row)
-CELL = ["workload", "load", "sh", "bsbw", "selection"]
-RUN_COLUMNS = [
-    *CELL,
-    "replicate",
-    "method",
-    "att",
-    "mean_bounded_slowdown",
-    "mean_wait",
-    "utilization",
-    "coallocated",
-    "seconds_per_job",
-]
-PAIRED_COLUMNS = [
-    *CELL,
-    "method",
-    "baseline",
-    "diff",
-    "ci",
-    "relative",
-    "wins",
-    "replicates",
-    "verdict",
-]
-WIN_COLUMNS = [*CELL, "winner", "runner_up", "margin", "ci", "relative", "clear"]
-CLAIM_COUNTS = [
-    "paper",
-    "source",
-    "claim",
-    "better",
-    "worse",
-    "selection",
-    "metric",
-    "settings",
-    "holds",
-    "within_noise",
-    "reversed",
-    "best_relative",
-]
-CARRIED_COLUMNS = [
-    *CLAIM_COUNTS,
-    "best_where",
-    "worst_relative",
-    "worst_where",
-    "replicates",
-    "finding",
-]
-DECISION_COLUMNS = [*CLAIM_COUNTS, "worst_relative", "replicates", "finding"]
-COST_COLUMNS = [
-    "experiment",
-    "rule",
-    "exact",
-    "simulated",
-    "ci",
-    "vs_optimal",
-    "vs_optimal_ci",
-    "relative",
-]
-DECISION_RUN_COLUMNS = [
-    "experiment",
-    "rule",
-    "replication",
-    "average_cost",
-    "exact",
-    "coallocating_states",
-]
 CLUSTERS = [Cluster("a", 4), Cluster("b", 8)]
 JOBS = pd.DataFrame({"submit": [0.0, 1.0, 2.0], "runtime": [5.0, 6.0, 4.0], "procs": [2, 3, 1]})
 
@@ -164,9 +98,9 @@ def _decisions(rules=RULES, *, experiments=("e1", "e2"), replications=3, value=N
             experiment=e,
             rule=rule,
             replication=r,
+            average_cost=rng.uniform(5, 6) if value is None else value,
             exact=5.5,
             coallocating_states=3,
-            average_cost=rng.uniform(5, 6) if value is None else value,
         )
         for e in experiments
         for rule in rules
@@ -177,6 +111,12 @@ def _decisions(rules=RULES, *, experiments=("e1", "e2"), replications=3, value=N
 
 RUNS = _runs()
 DECISIONS = _decisions()
+# the columns of each result where it has rows: a degenerate result keeps them
+PAIRED_COLUMNS = list(paired_differences(RUNS, "att", "TLA").columns)
+WIN_COLUMNS = list(win_map(RUNS, "att").columns)
+CARRIED_COLUMNS = list(carried_claims(RUNS).columns)
+COST_COLUMNS = list(decision_costs(DECISIONS).columns)
+DECISION_COLUMNS = list(decision_findings(DECISIONS).columns)
 STORE = pd.DataFrame(
     {
         "item": ["Lublin99 | low | SH 0 | BSBW 500 | FCFS | TLA | att"] * 2,
@@ -197,6 +137,16 @@ NAN_METRIC = RUNS.assign(att=np.where(RUNS.index == 4, np.nan, RUNS["att"]))
 UNKNOWN_METHODS = RUNS.assign(
     method=RUNS["method"].map({"TLA": "X", "Best Fit": "Y", "First Fit": "Z"})
 )
+
+
+def _ground_runs(*args, **levels):
+    """ground_runs at these levels, as a call to make later."""
+    return lambda: ground_runs(*args, **levels, replicates=2, progress=False)
+
+
+def _ground_point(**options):
+    """ground_point of 50 Lublin99 jobs with these options, as a call to make later."""
+    return lambda: ground_point("Lublin99", "low", 0.0, 0, **options, n_jobs=50)
 
 
 def _quiet(call):
@@ -283,67 +233,19 @@ HOSTILE = [
         "runs: method 'TLA'",
     ),
     # notebook 06's builders: every level checked before any point runs
-    (
-        "ground_runs one workload as text",
-        lambda: ground_runs("Lublin99", replicates=2, progress=False),
-        "workloads",
-    ),
-    (
-        "ground_runs unknown workload",
-        lambda: ground_runs(("CTC",), replicates=2, progress=False),
-        r"workloads\[0\]",
-    ),
-    (
-        "ground_runs unknown load",
-        lambda: ground_runs(loads=("extreme",), replicates=2, progress=False),
-        r"loads\[0\]",
-    ),
-    (
-        "ground_runs SH as text",
-        lambda: ground_runs(shs=("x",), replicates=2, progress=False),
-        r"shs\[0\]",
-    ),
-    (
-        "ground_runs negative SH",
-        lambda: ground_runs(shs=(-1.0,), replicates=2, progress=False),
-        r"shs\[0\]",
-    ),
-    ("ground_runs SH None", lambda: ground_runs(shs=None, replicates=2, progress=False), "shs"),
-    (
-        "ground_runs unknown selection",
-        lambda: ground_runs(selections=("LIFO",), replicates=2, progress=False),
-        r"selections\[0\]",
-    ),
-    (
-        "ground_runs BSBW as text",
-        lambda: ground_runs(bsbws=("fast",), replicates=2, progress=False),
-        r"bsbws\[0\]",
-    ),
-    (
-        "ground_runs one method as text",
-        lambda: ground_runs(methods="TLA", replicates=2, progress=False),
-        "methods",
-    ),
-    (
-        "ground_point BSBW as text",
-        lambda: ground_point("Lublin99", "low", 0.0, 0, bsbw="x", n_jobs=50),
-        "bsbw",
-    ),
-    (
-        "ground_point BSBW None",
-        lambda: ground_point("Lublin99", "low", 0.0, 0, bsbw=None, n_jobs=50),
-        "bsbw",
-    ),
-    (
-        "ground_point one method as text",
-        lambda: ground_point("Lublin99", "low", 0.0, 0, methods="TLA", n_jobs=50),
-        "methods",
-    ),
-    (
-        "ground_point methods None",
-        lambda: ground_point("Lublin99", "low", 0.0, 0, methods=None, n_jobs=50),
-        "methods",
-    ),
+    ("ground_runs one workload as text", _ground_runs("Lublin99"), "workloads"),
+    ("ground_runs unknown workload", _ground_runs(("CTC",)), r"workloads\[0\]"),
+    ("ground_runs unknown load", _ground_runs(loads=("extreme",)), r"loads\[0\]"),
+    ("ground_runs SH as text", _ground_runs(shs=("x",)), r"shs\[0\]"),
+    ("ground_runs negative SH", _ground_runs(shs=(-1.0,)), r"shs\[0\]"),
+    ("ground_runs SH None", _ground_runs(shs=None), "shs"),
+    ("ground_runs unknown selection", _ground_runs(selections=("LIFO",)), r"selections\[0\]"),
+    ("ground_runs BSBW as text", _ground_runs(bsbws=("fast",)), r"bsbws\[0\]"),
+    ("ground_runs one method as text", _ground_runs(methods="TLA"), "methods"),
+    ("ground_point BSBW as text", _ground_point(bsbw="x"), "bsbw"),
+    ("ground_point BSBW None", _ground_point(bsbw=None), "bsbw"),
+    ("ground_point one method as text", _ground_point(methods="TLA"), "methods"),
+    ("ground_point methods None", _ground_point(methods=None), "methods"),
     ("available_workloads one as text", lambda: available_workloads("Lublin99"), "workloads"),
     ("available_workloads None", lambda: available_workloads(None), "workloads"),
     # Filippopoulos & Karatza's decision
@@ -720,11 +622,11 @@ def test_decision_runs_builds_every_model_before_simulating(monkeypatch):
     monkeypatch.setattr(decision, "simulate_policy", lambda *a, **k: pytest.fail("simulated"))
     with pytest.raises(REFUSED, match="rho1"):
         decision_runs([("fine", {}), ("bad", {"rho1": "high"})])
-    assert list(decision_runs(()).columns) == DECISION_RUN_COLUMNS
+    assert list(decision_runs(()).columns) == list(DECISIONS.columns)
 
 
 def test_empty_builders_give_their_columns():
-    assert list(ground_runs((), replicates=2, progress=False).columns) == RUN_COLUMNS
+    assert list(ground_runs((), replicates=2, progress=False).columns) == list(RUNS.columns)
     assert available_workloads(()) == ([], {})
 
 

@@ -46,6 +46,7 @@ from ...stats import t_interval
 from ..filippopoulos.model import check_truncation, heuristic_actions, model
 from ..filippopoulos.policies import EXPERIMENT_STEPS
 from .compare import _relative
+from .findings import CARRIED_COLUMNS
 
 __all__ = [
     "DECISION_CLAIMS",
@@ -232,23 +233,9 @@ DECISION_CLAIMS = (
 )  # fmt: skip
 
 
-FINDING_COLUMNS = [
-    "paper",
-    "source",
-    "claim",
-    "better",
-    "worse",
-    "selection",
-    "metric",
-    "settings",
-    "holds",
-    "within_noise",
-    "reversed",
-    "best_relative",
-    "worst_relative",
-    "replicates",
-    "finding",
-]
+FINDING_COLUMNS = [c for c in CARRIED_COLUMNS if not c.endswith("_where")]
+"""The columns of :func:`decision_findings`' frame: :func:`~.findings.carried_claims`'
+but where (the experiments are not settings)."""
 
 
 def decision_findings(runs: pd.DataFrame) -> pd.DataFrame:
