@@ -92,3 +92,20 @@ def check_draws(rng: object, n: object, name: str = "n") -> int:
     if not isinstance(rng, np.random.Generator):
         raise InvalidType(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     return check_int(name, n, minimum=0, maximum=MAX_JOBS)
+
+
+def check_completions(completions: object, replications: object, *, least: int = 1) -> tuple:
+    """``(completions, replications)`` of an MDP simulation as whole numbers:
+    ``completions`` in [1, :data:`MAX_COMPLETIONS`], ``replications`` in [``least``,
+    :data:`MAX_REPLICATES`] and their product at most :data:`MAX_TOTAL_COMPLETIONS`,
+    else an :class:`~hpcmodels.errors.InvalidParameter` naming them."""
+    from .errors import InvalidParameter, check_int
+
+    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
+    replications = check_int("replications", replications, minimum=least, maximum=MAX_REPLICATES)
+    if completions * replications > MAX_TOTAL_COMPLETIONS:
+        raise InvalidParameter(
+            f"completions x replications must be <= {MAX_TOTAL_COMPLETIONS} (about 14 hours "
+            f"of simulation), got {completions} x {replications}"
+        )
+    return completions, replications

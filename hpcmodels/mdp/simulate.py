@@ -24,10 +24,9 @@ import numpy as np
 import pandas as pd
 
 from ..bounds import (
-    MAX_COMPLETIONS,
     MAX_REPLICATES,
     MAX_SEED,
-    MAX_TOTAL_COMPLETIONS,
+    check_completions,
 )
 from ..errors import InvalidParameter, check_bool, check_int, check_real
 from ..stats import t_interval
@@ -144,13 +143,7 @@ def simulate_policy(
     10**12 (about 14 hours; Ctrl-C stops the call between runs); ``first`` one in [0,
     10**6 - 1] (a replicate index, :data:`hpcmodels.bounds.MAX_REPLICATES`); ``seed`` one
     in [0, 2**63 - 1]; ``warmup`` a fraction in [0, 1); ``truncated`` a bool."""
-    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
-    replications = check_int("replications", replications, minimum=1, maximum=MAX_REPLICATES)
-    if completions * replications > MAX_TOTAL_COMPLETIONS:
-        raise InvalidParameter(
-            f"completions x replications must be <= {MAX_TOTAL_COMPLETIONS} (about 14 hours "
-            f"of simulation), got {completions} x {replications}"
-        )
+    completions, replications = check_completions(completions, replications)
     first = check_int("first", first, minimum=0, maximum=MAX_REPLICATES - 1)
     seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     truncated = check_bool("truncated", truncated)

@@ -26,7 +26,7 @@ matrix.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numba
@@ -631,6 +631,13 @@ def _prepare(
     return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), clusters)
 
 
+def _refuse_first(bad: np.ndarray, message: Callable[[int], str]) -> None:
+    """An :class:`InvalidParameter` with ``message(i)`` of the first job ``i`` flagged in
+    ``bad``; nothing when none is."""
+    if bad.any():
+        raise InvalidParameter(message(int(np.argmax(bad))))
+
+
 def _check_time_axis(
     jobs: pd.DataFrame,
     data: dict[str, np.ndarray],
@@ -657,14 +664,14 @@ def _check_time_axis(
     slowest = speed.min() * (params[1] if rate_code == CROWDING else 1.0)
     with np.errstate(over="ignore"):
         longest = np.maximum(data["runtime"], data["estimate"]) * slowdown / slowest
-        overflow = ~np.isfinite(data["submit"] + longest)
-        if overflow.any():
-            i = int(np.argmax(overflow))
-            raise InvalidParameter(
+        _refuse_first(
+            ~np.isfinite(data["submit"] + longest),
+            lambda i: (
                 f"job {jobs.index[i]!r}: submit = {data['submit'][i]!r} and runtime = "
                 f"{data['runtime'][i]!r} overflow the time axis (end time not finite on the "
                 "slowest cluster)"
-            )
+            ),
+        )
         work = longest.sum()
     if not np.isfinite(data["submit"].max() + work):
         raise InvalidParameter(
@@ -674,16 +681,16 @@ def _check_time_axis(
         )
     for name in ("runtime", "estimate"):
         shortest = data[name] / speed.max()
-        lost = (shortest > 0) & (shortest < np.spacing(data["submit"]))
-        if lost.any():
-            i = int(np.argmax(lost))
-            raise InvalidParameter(
+        _refuse_first(
+            (shortest > 0) & (shortest < np.spacing(data["submit"])),
+            lambda i, name=name: (
                 f"job {jobs.index[i]!r}: {name} = {float(data[name][i])!r} s is below the "
                 f"time resolution at its submit = {float(data['submit'][i])!r} s (one float "
                 f"step is {float(np.spacing(data['submit'][i]))!r} s there), so it would be lost to "
                 "rounding; give submit times in seconds from the workload's start "
                 "(e.g. submit - submit.min())"
-            )
+            ),
+        )
 
 
 def _check_applies(
@@ -757,22 +764,22 @@ def _check_schedule(run: _Run) -> None:
     bounds before the run) and no job with work ends when it starts (a duration lost to
     rounding at a late start time)."""
     state, index = run.state, run.out.index[run.keep]
-    unfinished = ~(np.isfinite(state.start) & np.isfinite(state.end))
-    if unfinished.any():
-        i = int(np.argmax(unfinished))
-        raise InvalidParameter(
+    _refuse_first(
+        ~(np.isfinite(state.start) & np.isfinite(state.end)),
+        lambda i: (
             f"job {index[i]!r} never ended (start = {float(state.start[i])!r}, end = "
             f"{float(state.end[i])!r}): the schedule ran past the largest float; shorten the "
             "runtimes or split the workload"
-        )
-    lost = (state.end <= state.start) & (state.runtime > 0)
-    if lost.any():
-        i = int(np.argmax(lost))
-        raise InvalidParameter(
+        ),
+    )
+    _refuse_first(
+        (state.end <= state.start) & (state.runtime > 0),
+        lambda i: (
             f"job {index[i]!r}: runtime = {float(state.runtime[i])!r} s was lost to rounding at "
             f"its start = {float(state.start[i])!r} s (one float step is "
             f"{float(np.spacing(state.start[i]))!r} s there); give time stamps in seconds from the workload's start"
-        )
+        ),
+    )
 
 
 def _metric_names() -> list[str]:

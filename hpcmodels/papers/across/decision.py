@@ -38,7 +38,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ...bounds import MAX_COMPLETIONS, MAX_REPLICATES, MAX_SEED, MAX_TOTAL_COMPLETIONS
+from ...bounds import (
+    MAX_SEED,
+    check_completions,
+)
 from ...errors import InvalidParameter, InvalidType, check_each, check_frame, check_int
 from ...mdp import CoallocationMDP, solve
 from ...mdp.simulate import simulate_policy
@@ -137,13 +140,7 @@ def decision_runs(
     :func:`~hpcmodels.papers.filippopoulos.model.model`'s parameters (:data:`PARAMETERS`),
     every model built (its parameters checked) before any simulation. The columns are
     :data:`RUN_COLUMNS`."""
-    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
-    replications = check_int("replications", replications, minimum=2, maximum=MAX_REPLICATES)
-    if completions * replications > MAX_TOTAL_COMPLETIONS:
-        raise InvalidParameter(
-            f"completions x replications must be <= {MAX_TOTAL_COMPLETIONS} (about 14 hours "
-            f"of simulation per rule), got {completions} x {replications}"
-        )
+    completions, replications = check_completions(completions, replications, least=2)
     truncation = check_truncation(truncation)
     seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     experiments = check_each("experiments", experiments, _experiment)

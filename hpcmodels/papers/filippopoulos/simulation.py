@@ -7,8 +7,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ...bounds import MAX_COMPLETIONS, MAX_REPLICATES, MAX_SEED, MAX_TOTAL_COMPLETIONS
-from ...errors import InvalidParameter, check_bool, check_int
+from ...bounds import (
+    MAX_SEED,
+    check_completions,
+)
+from ...errors import check_bool, check_int
 from ...mdp import solve
 from ...mdp.simulate import simulate_policy, summarize_runs
 from ...sweep import raise_failures, sweep
@@ -22,13 +25,7 @@ def _checked(completions, replications, seed, truncation, truncated) -> dict:
     ``completions`` in [1, 10**10], ``replications`` in [1, 10**6] (their product at
     most 10**12), ``seed`` in [0, 2**63 - 1], ``truncation`` in [1, 1000] (whole
     numbers; :mod:`hpcmodels.bounds`), ``truncated`` a bool."""
-    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
-    replications = check_int("replications", replications, minimum=1, maximum=MAX_REPLICATES)
-    if completions * replications > MAX_TOTAL_COMPLETIONS:
-        raise InvalidParameter(
-            f"completions x replications must be <= {MAX_TOTAL_COMPLETIONS} (about 14 hours "
-            f"of simulation), got {completions} x {replications}"
-        )
+    completions, replications = check_completions(completions, replications)
     return dict(
         completions=completions,
         replications=replications,
