@@ -353,11 +353,15 @@ def test_a_flipped_byte_in_the_parquet_file_is_refused(tmp_path):
 @pytest.mark.parametrize("keep", [0, 4, 100, 0.5, -1])
 def test_a_truncated_parquet_file_is_refused_naming_it(tmp_path, keep):
     """Empty, the magic bytes only, 100 bytes, half, all but the last byte: a store
-    written before checksums (no sha256 in its provenance) still cannot be read."""
+    written before checksums (no sha256 in its provenance) still cannot be read; with
+    its checksum, the digest refuses it first."""
     path = _copy(tmp_path)
     data = path.read_bytes()
     n = int(len(data) * keep) if isinstance(keep, float) else keep
     path.write_bytes(data[:n])
+    with _corrupt(r"filippopoulos\.parquet: its SHA-256"):  # the committed provenance's
+        store.read_store("filippopoulos", tmp_path)
+    _as_before_checksums(tmp_path, "filippopoulos")
     with _corrupt(r"filippopoulos\.parquet: not a readable"):
         store.read_store("filippopoulos", tmp_path)
 
@@ -408,7 +412,8 @@ def test_the_cli_says_a_corrupt_store_in_one_line(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("ran"))
     assert cli.main(["reproduce", "--full", "05", "--missing-only"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"python -m hpcmodels reproduce: {path}: not a readable Parquet file")
+    # the committed provenance records the file's SHA-256, which refuses it first
+    assert err.startswith(f"python -m hpcmodels reproduce: {path}: its SHA-256 is ")
     assert err.count("\n") == 1
 
 
@@ -421,13 +426,13 @@ def test_corrupt_store_is_an_invalid_parameter_naming_the_file():
 @pytest.mark.parametrize("paper_name", store.PAPERS)
 def test_every_committed_store_meets_its_schema(paper_name):
     """The valid read: every committed store has its columns and types, a unique
-    (item, replicate) and one setting per item; it is marked unchecked until its
-    provenance records a checksum (``reproduce --full --missing-only`` writes it)."""
+    (item, replicate) and one setting per item, and its provenance records its SHA-256
+    (written by ``reproduce --full --missing-only`` on 2026-11-29), so it reads verified."""
     frame = store.read_store(paper_name)
     assert not frame.duplicated(["item", "replicate"]).any()
     assert frame["replicate"].dtype == np.int64 and frame["value"].dtype == np.float64
-    info = store.read_provenance(paper_name)
-    assert frame.attrs["checksum"] == ("verified" if "sha256" in info else "unchecked")
+    assert frame.attrs["checksum"] == "verified"
+    assert store.read_provenance(paper_name)["rows"] == len(frame)
 
 
 # ---------------------------------------------------------------- helpers at the door
