@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 
-.PHONY: reproduce test verify lab app site bench lint format clean
+.PHONY: serve reproduce test verify lab app site bench lint format clean
 # as root (containers), Jupyter needs to be told it may run
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOK ?= 03
@@ -55,6 +55,13 @@ app: $(STAMP)  ## a notebook's explorers as a standalone Voila app: make app NOT
 
 site: $(STAMP)  ## a static, offline site of the stored notebooks, the report and the notes: build/site
 	$(PY) -m hpcmodels site
+
+# Opened from disk (file://) the site's search lists titles only: the browser refuses the
+# search index's fetches. Served over http it searches the pages' text.
+PORT ?= 8000
+serve: site  ## build the site and serve it on http://localhost:$(PORT)/ (search works there; Ctrl-C stops)
+	@echo "the site: http://localhost:$(PORT)/index.html (Ctrl-C stops)"
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory build/site
 
 bench: $(STAMP)  ## every benchmark at its quick size (a few minutes); FULL=1 adds the heavy rows
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b $(if $(FULL),,--quick) || exit 1; done

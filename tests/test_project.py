@@ -130,3 +130,27 @@ def test_every_documented_papermill_run_writes_under_build_only():
         assert output.startswith("build/"), f"{where}: {line}"
         for name in ("figures_dir", "results_dir"):
             assert f"-p {name} ../build/" in " ".join(words), f"{where} lacks -p {name}: {line}"
+
+
+def test_make_serve_serves_the_built_site_over_http():
+    """Issue 52: opened from disk the site's search finds titles only (the browser refuses
+    the search index's fetches), so the README points at ``make serve``, which builds the
+    site and serves ``build/site`` over http on localhost."""
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
+    assert recipe.split("##")[0].split() == ["site"], "serve builds the site first"
+    assert "-m http.server $(PORT) --bind 127.0.0.1 --directory build/site" in recipe
+    assert "make serve" in (ROOT / "README.md").read_text()
+
+
+def test_no_app_links_outside_the_folder_voila_serves():
+    """Issue 52: ``make app`` serves ``notebooks/apps`` alone, so the "notebook NN" link
+    at the top of every app (``../NN_....ipynb``) returned 403 Forbidden. An app names
+    its notebook and how to open it (``make lab``) instead of linking above its folder."""
+    apps = sorted((ROOT / "notebooks" / "apps").glob("*.ipynb"))
+    assert len(apps) == 6
+    for path in apps:
+        cells = json.loads(path.read_text())["cells"]
+        text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        assert not re.search(r"\]\((\.\./|/)", text), f"{path.name} links outside its folder"
+        assert "make lab" in text, path.name
