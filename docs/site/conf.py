@@ -13,6 +13,9 @@ html_title = "hpcmodels: scheduling and allocation across multiple clusters"
 extensions = ["myst_nb", "sphinx-mathjax-offline"]
 nb_execution_mode = "off"  # the stored outputs, as nbval checks them
 nb_ipywidgets_js = {}  # no require.js / widget manager from a CDN
+# every collapsed cell is an exercise's worked answer (tagged hide-cell): its toggle says so
+nb_code_prompt_show = "Show answer"
+nb_code_prompt_hide = "Hide answer"
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3
 html_theme = "furo"

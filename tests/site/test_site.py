@@ -109,6 +109,8 @@ def test_each_notebooks_exercise_answers_are_hidden_until_shown(site, name):
         assert 3 <= hidden.count() <= 5
         first = hidden.first
         assert not first.locator(".cell_input").is_visible()
+        labels = [s.strip() for s in page.locator(".tag_exercise-answer summary").all_inner_texts()]
+        assert labels == ["Show answer"] * hidden.count()  # was "Show code cell content"
         first.locator("summary").click()
         assert first.locator(".cell_input").is_visible()
         assert "# Answer:" in first.locator(".cell_input").inner_text()
