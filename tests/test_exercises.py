@@ -23,6 +23,13 @@ def _is_heading_2(cell: dict) -> bool:
     )
 
 
+ANSWER_FIRST_LINE = (
+    "# Worked answer: try the exercise first (this line is all a collapsed cell shows)"
+)
+"""Issue 52: every answer cell opens with this line, the one JupyterLab shows of a
+collapsed cell; it used to be the answer's first sentence."""
+
+
 def test_the_six_notebooks_are_checked():
     assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06"]
 
@@ -47,5 +54,8 @@ def test_each_notebook_ends_with_its_exercises(path):
         assert ANSWER_TAGS <= set(metadata.get("tags", [])), where
         assert metadata.get("jupyter", {}).get("source_hidden") is True, where
         code = _source(answer)
-        assert code.startswith("# Answer:"), where
+        # JupyterLab shows a collapsed cell's first line: it must not give the answer away
+        first, _, rest = code.partition("\n")
+        assert first == ANSWER_FIRST_LINE, where
+        assert rest.startswith("# Answer:"), where
         assert "print(" in code, f"{where}: the answer prints its conclusion"

@@ -267,3 +267,27 @@ def test_voila_app_moves_the_slider(key, tmp_path):
         _move_three_times(page, case, f"voila_{key}.png")
         browser.close()
     assert not outside, f"requests left the machine: {sorted(set(outside))[:5]}"
+
+
+def test_a_collapsed_answer_in_jupyterlab_shows_no_answer(tmp_path):
+    """Issue 52: JupyterLab shows the first line of a collapsed cell, which used to be the
+    answer's first sentence ("# Answer: average turnaround adds waits..."). Every collapsed
+    answer of notebook 05 shows the neutral first line and nothing of the answer."""
+    from test_exercises import ANSWER_FIRST_LINE
+
+    shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
+    name = "05_filippopoulos_dp.ipynb"
+    with jupyter_lab(tmp_path) as (url, token), sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/lab/tree/notebooks/{name}?reset&token={token}", timeout=120_000)
+        page.locator(".jp-NotebookPanel:visible .jp-Notebook").first.wait_for(timeout=120_000)
+        placeholders = page.locator(".jp-InputPlaceholder .jp-PlaceholderText")
+        placeholders.first.wait_for(state="attached", timeout=60_000)
+        shown = [t.strip() for t in placeholders.all_text_contents()]
+        placeholders.last.scroll_into_view_if_needed()
+        page.screenshot(path=SCREENSHOTS / "lab_collapsed_answer.png")
+        browser.close()
+    # notebook 05's collapsed inputs are its four answers (JupyterLab may render only
+    # the cells near the window): each shows the neutral line, nothing of the answer
+    assert 1 <= len(shown) <= 4 and set(shown) == {ANSWER_FIRST_LINE}, shown
