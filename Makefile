@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 
-.PHONY: serve reproduce test verify lab app site bench lint format clean
+.PHONY: explorer-pictures serve reproduce test verify lab app site bench lint format clean
 # as root (containers), Jupyter needs to be told it may run
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOK ?= 03
@@ -55,6 +55,12 @@ app: $(STAMP)  ## a notebook's explorers as a standalone Voila app: make app NOT
 
 site: $(STAMP)  ## a static, offline site of the stored notebooks, the report and the notes: build/site
 	$(PY) -m hpcmodels site
+
+# Maintainers: after changing an explorer's defaults or looks, photograph the explorers
+# again (each app opened by Voila in headless chromium) and commit figures/explorers/;
+# make site shows each picture under its explorer's call. NOTEBOOK=NN: that app only.
+explorer-pictures: $(STAMP) $(CHROMIUM)  ## maintainers: figures/explorers/, each explorer at its defaults, for the site
+	$(PY) tests/explorer_pictures.py $(if $(filter command line,$(origin NOTEBOOK)),$(NOTEBOOK))
 
 # Opened from disk (file://) the site's search lists titles only: the browser refuses the
 # search index's fetches. Served over http it searches the pages' text.
