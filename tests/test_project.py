@@ -111,7 +111,7 @@ def test_files_cited_in_the_package_exist():
 def _papermill_commands() -> list[tuple[str, str]]:
     """Every papermill command line in the README and docs/ (continuations joined)."""
     found = []
-    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         text = path.read_text().replace("\\\n", " ")
         found += [(path.name, line) for line in text.splitlines() if "bin/papermill " in line]
     return found

@@ -5,6 +5,7 @@ every link between pages reaches a page of the site, and the search finds a meth
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -37,7 +38,12 @@ def test_staging_adds_how_to_open_live_and_points_the_reports_links_at_the_site(
     nb = json.loads((folder / "notebooks" / "03_he2006_ort_omr.ipynb").read_text())
     assert "make app NOTEBOOK=03" in nb["cells"][1]["source"]
     original = json.loads((ROOT / "notebooks" / "03_he2006_ort_omr.ipynb").read_text())
-    assert len(nb["cells"]) == len(original["cells"]) + 1  # outputs kept, nothing executed
+    # every cell staged in order, every output kept in order (nothing executed); the
+    # staging only adds cells (figures moved to cells of their own, explorers' pictures)
+    staged = iter("".join(c["source"]) for c in nb["cells"])
+    assert all(any(s == "".join(c["source"]) for s in staged) for c in original["cells"])
+    outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
+    assert outputs == [o for c in original["cells"] for o in c.get("outputs", [])]
     assert nb["cells"][2] == original["cells"][1]
     (tmp_path / "REPORT.md").unlink()
     assert "make reproduce" in (stage(tmp_path / "src", tmp_path) / "report.md").read_text()
@@ -118,4 +124,129 @@ def test_each_notebooks_exercise_answers_are_hidden_until_shown(site, name):
         if name.startswith("01"):
             first.scroll_into_view_if_needed()
             page.screenshot(path=SCREENSHOTS / "site_exercise.png")
+        browser.close()
+
+
+def _explorer_calls(name: str) -> list[str]:
+    """The explorers notebook ``name`` calls, one code cell each (``xyz_explorer(...)``)."""
+    cells = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())["cells"]
+    calls = (re.match(r"\s*(\w+_explorer)\(", "".join(c["source"])) for c in cells
+             if c["cell_type"] == "code")  # fmt: skip
+    return [m.group(1) for m in calls if m]
+
+
+def _path_like(alt: str) -> bool:
+    """An alt text that is a file name or path (MyST-NB's default: the hashed image's)."""
+    return bool(re.fullmatch(r"\S*([/\\]\S*|\.(png|svg|jpe?g))|[0-9a-f]{16,}\S*|", alt.strip()))
+
+
+def test_every_explorer_a_notebook_calls_has_its_picture():
+    """``make explorer-pictures`` photographed every explorer the notebooks call: a new
+    explorer without a picture would show only a line on the site."""
+    pictures = json.loads((ROOT / "figures" / "explorers" / "pictures.json").read_text())
+    for name in NOTEBOOKS:
+        for call in _explorer_calls(name):
+            file = f"{name[:2]}_{call}.png"
+            assert file in pictures and (ROOT / "figures" / "explorers" / file).exists(), file
+            assert pictures[file]["description"], f"{file}: no description for its alt text"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS, ids=lambda n: n[:2])
+def test_each_explorer_shows_its_picture_and_how_to_run_it_live(site, name):
+    """Under every explorer call, a picture of the explorer at its defaults (it loads,
+    with alt text that says what it shows) and the command that runs it live."""
+    calls = _explorer_calls(name)
+    assert calls, f"{name} calls no explorer"
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        page.goto((site / "notebooks" / f"{name}.html").as_uri(), wait_until="load")
+        pictures = page.locator("figure.explorer-picture")
+        assert pictures.count() == len(calls), f"{pictures.count()} pictures, {len(calls)} calls"
+        for i, call in enumerate(calls):
+            figure = pictures.nth(i)
+            img = figure.locator("img")
+            assert img.evaluate("i => i.complete && i.naturalWidth") > 0, call
+            alt = img.get_attribute("alt") or ""
+            assert not _path_like(alt) and "explorer" in alt, alt
+            caption = figure.locator("figcaption").inner_text()
+            assert f"make app NOTEBOOK={name[:2]}" in caption and "make lab" in caption
+            # the picture sits right under the cell that calls this explorer
+            cell = figure.locator("xpath=preceding::div[contains(@class,'cell_input')][1]")
+            assert call in cell.inner_text()
+        if name.startswith("03"):
+            pictures.first.scroll_into_view_if_needed()
+            page.evaluate("window.scrollBy(0, -250)")
+            page.screenshot(path=SCREENSHOTS / "site_notebook.png")
+        browser.close()
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS, ids=lambda n: n[:2])
+def test_every_figure_has_a_numbered_caption_and_alt_text_that_says_what_it_shows(site, name):
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        page.goto((site / "notebooks" / f"{name}.html").as_uri(), wait_until="load")
+        images = page.locator("article img").evaluate_all(
+            "imgs => imgs.map(i => [i.alt, i.closest('figure') ? "
+            "i.closest('figure').querySelector('figcaption').innerText : ''])"
+        )
+        browser.close()
+    assert images, f"{name} has no figure"
+    for number, (alt, caption) in enumerate(images, 1):  # numbered within the notebook
+        assert caption.startswith(f"Figure {int(name[:2])}.{number}:"), (number, caption[:80])
+        assert not _path_like(alt) and len(alt.split()) >= 4, (number, alt)
+
+
+def test_each_notebook_page_offers_the_notebook_for_download(site):
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        for name in NOTEBOOKS:
+            page.goto((site / "notebooks" / f"{name}.html").as_uri())
+            link = page.locator("article a.download", has_text="Download").first
+            href = urlparse(link.evaluate("a => a.href"))
+            served = Path(unquote(href.path))
+            assert served.name == f"{name}.ipynb"
+            notebook = json.loads(served.read_text())
+            assert notebook["cells"], name  # the real notebook, byte for byte
+            assert served.read_bytes() == (ROOT / "notebooks" / f"{name}.ipynb").read_bytes()
+        browser.close()
+
+
+def test_code_cells_have_a_copy_button_and_getting_started_leads_the_navigation(site):
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        page.goto((site / "notebooks" / f"{NOTEBOOKS[0]}.html").as_uri(), wait_until="load")
+        page.locator(".cell_input").first.hover()
+        assert page.locator(".cell_input button.copybtn").count() >= 1
+        nav = page.locator(".sidebar-tree a.reference").all_inner_texts()
+        assert nav[0].strip() == "Getting started", nav[:3]
+        page.goto((site / "getting_started.html").as_uri())
+        text = page.locator("article").inner_text()
+        for step in ("make lab", "make app NOTEBOOK=03", "papermill", "HPCMODELS_DATA"):
+            assert step in text, step
+        browser.close()
+
+
+def test_the_first_page_links_the_paper_and_readings_mentions_link_the_readings_page(site):
+    """A DOI or stable link only where the paper's own text prints it; every mention
+    of ``docs/readings.md`` in a notebook is a link to the Readings page."""
+    papers = Path("/work/shared/papers")
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        for name in NOTEBOOKS:
+            page.goto((site / "notebooks" / f"{name}.html").as_uri())
+            source = (ROOT / "notebooks" / f"{name}.ipynb").read_text()
+            readings = page.locator("article a[href*='readings.html']")
+            assert readings.count() >= source.count("docs/readings.md"), name
+            links = page.locator("article .paper-link a").evaluate_all("as => as.map(a => a.href)")
+            if papers.exists():  # each link is printed in the paper's own text
+                text = " ".join(t.read_text() for t in papers.glob("*.txt"))
+                for link in links:
+                    assert link.split("doi.org/")[-1] in text, link
+            if name.startswith(("01", "03")):
+                assert links, f"{name}: no link to the paper"
         browser.close()
