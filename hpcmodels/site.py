@@ -4,8 +4,8 @@
 The pages are staged in ``build/site-src`` (nothing in the checkout is written):
 ``docs/site`` (the configuration and the front page), every notebook of ``notebooks/``
 with its stored outputs and a first cell saying how to open it live, the report
-(``build/REPORT.md`` after ``make reproduce``; else a page saying so) with its links
-pointed at the staged notebooks and figures, and the notes of ``docs/``.
+(a summary page and a page per paper, from the results ``make reproduce`` saves in
+``build/results``; else a page saying so), and the notes of ``docs/``.
 
 A static page cannot run an explorer, so the staged copy of a notebook (never the
 notebook itself: nbval checks its stored outputs) also shows, under each explorer call,
@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from .errors import check_bool, check_path
-from .papers.report import read_notebook, read_text
+from .papers.report import read_notebook
 
 __all__ = ["stage", "build_site"]
 
@@ -50,8 +50,8 @@ CALL = re.compile(r"\s*(\w+_explorer)\(")
 RUN_LIVE = "run it live to move its controls: `make app NOTEBOOK={number}` or `make lab`"
 NO_REPORT = """# Reproduction report
 
-The report is written by a reproduction run: `make reproduce` writes `build/REPORT.md`,
-and `make site` then includes it here.
+The report is made from a reproduction run: `make reproduce` saves every notebook's
+results in `build/results`, and `make site` then shows them here, a page per paper.
 """
 
 
@@ -199,16 +199,18 @@ def _notebook(source: Path, target: Path) -> None:
 
 
 def _report(build: Path, target: Path) -> None:
-    """The report with its links to ``../notebooks`` and ``../figures`` made local; a
-    report that is no UTF-8 text is a :class:`~hpcmodels.errors.CorruptFile` saying to
-    write it again or delete it."""
-    report = build / "REPORT.md"
-    if not report.exists():
-        target.write_text(NO_REPORT)
+    """The report's pages, from the results ``make reproduce`` saved in
+    ``build/results`` (:func:`~hpcmodels.papers.report_pages.write_site_report`: a
+    summary page and one page per paper); none saved: a page saying how to make them.
+    A results file that cannot be read is a :class:`~hpcmodels.errors.CorruptFile`
+    saying to write it again."""
+    from .papers.report_pages import write_site_report
+
+    results = build / "results"
+    if not results.is_dir() or not any(results.glob("*.csv")):
+        (target / "report.md").write_text(NO_REPORT)
         return
-    remedy = "rerun `make reproduce` to write it again, or delete it (the site then says how)"
-    text = re.sub(r"\]\(\.\./(notebooks|figures)/", r"](\1/", read_text(report, remedy))
-    target.write_text(text)
+    write_site_report(results, target)
 
 
 def stage(folder: Path, build: Path | None = None) -> Path:
@@ -228,7 +230,7 @@ def stage(folder: Path, build: Path | None = None) -> Path:
         _notebook(nb, folder / "notebooks" / nb.name)
         shutil.copy(nb, folder / "downloads" / nb.name)
     shutil.copytree(ROOT / "figures", folder / "figures")
-    _report(build, folder / "report.md")
+    _report(build, folder)
     return folder
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,7 +76,7 @@ def test_every_notebook_runs_to_its_end_without_any_log(tmp_path):
     for log in ("SDSC-SP2-1998-4.2-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"):
         assert f"log missing: {log} is not available locally; download it from" in report, log
     for item in ("Table 1", "Table 2", "Table 9", "Tables 5-9", "Table 4", "Fig. 7"):
-        assert any(line.startswith(f"| {item} |") and "not run" in line
+        assert any(line.startswith(f"| [{item}: ") and "| not run |" in line
                    for line in report.splitlines()), item  # fmt: skip
     assert _git_status() == before
 
@@ -146,10 +147,18 @@ def test_full_computes_the_store_then_the_quick_runs_beside_it(tmp_path, monkeyp
     info = store.read_provenance("jones2005")
     assert info["sweeps"][0]["points"] == 8 and "--full 04 --scheduler serial" in info["command"]
     report = (tmp_path / "build" / "REPORT.md").read_text()
-    assert "| paper scale | verdict (paper scale) | reason (paper scale) |" in report
-    row = next(line for line in report.splitlines()
-               if line.startswith("| Section 6.3 (one pass) | migration_only ATT (s) |"))  # fmt: skip
-    assert " differs " in row and "(runs " in row and "2 runs)" in row
+    header = (
+        "| item | paper | ours, quick | ours, paper scale | verdict, quick | verdict, paper scale |"
+    )
+    assert header in report
+    lines = report.splitlines()
+    at = next(k for k, line in enumerate(lines)
+              if line.startswith("| [Section 6.3 (one pass): migration_only ATT (s)]"))  # fmt: skip
+    row = lines[at]
+    assert " ± " in row and "| differs |" in row  # the paper scale: 2 replicates
+    note = re.search(r"\) \[(\d+)\] \|", row).group(1)
+    reason = next(line for line in lines[at:] if line.startswith(f"{note}. "))
+    assert "*paper scale:*" in reason and "(2 runs)" in reason and "runs " in reason
     assert "At paper scale:" in report and "Paper scale: `results/jones2005.parquet`" in report
     more = tiny + [dict(p, replicate=2) for p in tiny if p["replicate"] == 0]
     monkeypatch.setattr(jones2005, "ensemble_points", lambda: more)

@@ -673,95 +673,156 @@ def _scale_counts(frame: pd.DataFrame) -> str:
     return _counts(done, SCALE_COLUMNS[1]) if len(done) else "not computed"
 
 
-def write_report(
-    results_dir: str | Path, report_path: str | Path, store_dir: str | Path | None = None
-) -> Path:
-    """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report: a
-    summary (paper x verdict counts at both scales, linked to each section, notebook and
-    figures), the tolerance policy, then one section per paper. Each row shows the quick
-    run beside the paper scale, judged on the paper's store in ``store_dir`` (default:
-    the repository's ``results/``; :mod:`hpcmodels.papers.store`). The folders and the
-    report's file name are non-empty ``str`` or ``os.PathLike`` (``store_dir`` may be
-    None), else an :class:`~hpcmodels.errors.InvalidParameter` naming the argument. A
-    results file, findings file or run record that cannot be read as what
-    :meth:`Collector.save`, :func:`save_findings` and ``reproduce`` write (not UTF-8, not
-    CSV or JSON, a column or key missing, an unknown verdict) is a
-    :class:`~hpcmodels.errors.CorruptFile` naming it and saying to write it again."""
+@dataclass
+class PaperSection:
+    """One paper's part of the report: its results file, title, the :func:`compact`
+    rows (quick beside paper scale), its notebook (None: no notebook) and the lines
+    saying how its results were made."""
+
+    path: Path
+    title: str
+    rows: pd.DataFrame
+    notebook: Path | None
+    counts: str
+    scale_counts: str
+    made: list[str] = field(default_factory=list)
+
+
+def paper_sections(results_dir: Path, store_dir: Path | None = None) -> list[PaperSection]:
+    """Every ``<paper>.csv`` of ``results_dir`` (findings aside) as a :class:`PaperSection`,
+    in notebook order, each judged at paper scale on its store in ``store_dir``."""
+    from .report_tables import compact, notebook_sections
     from .store import PAPERS, beside, paper_scale, read_provenance
 
-    results_dir = check_path("results_dir", results_dir)
-    report = check_path("report_path", report_path, folder=False)
-    store_dir = check_path("store_dir", store_dir, optional=True)
     results = sorted(
         (p for p in results_dir.glob("*.csv") if not p.name.endswith(FINDINGS_SUFFIX)),
         key=_notebook_order,
     )
-    parts = ["# hpcmodels reproduction report", ""]
-    if not results:
-        parts.append(f"No results found in `{results_dir}`: run the notebooks first.")
-    frames = {}
+    sections = []
     for path in results:
         scale = paper_scale(path.stem, store_dir) if path.stem in PAPERS else None
-        frames[path] = beside(_read_results(path), scale)
-    if frames:
-        summary = []
-        for path, frame in frames.items():
-            title = _title(frame, path)
-            counts = frame["verdict"].value_counts()
-            summary.append(
-                {
-                    "paper": f"[{title}](#{_anchor(title)})",
-                    **{v: int(counts.get(v, 0)) for v in VERDICTS},
-                    "items": int((frame["verdict"] != "").sum()),
-                    "paper scale": _scale_counts(frame),
-                    "notebook and figures": _links(path.stem, report.parent),
-                }
-            )
-        table = pd.DataFrame(summary)
-        parts += ["## Summary", "", _markdown_table(table.astype(object)), ""]
-        verdicts = pd.DataFrame(VERDICT_MEANINGS.items(), columns=["verdict", "meaning"])
-        parts += [
-            "## Verdicts and tolerances",
-            "",
-            _markdown_table(verdicts),
-            "",
-            "Tolerance per kind of quantity (where ours has a 95 % confidence interval, "
-            "the tolerance is the larger of this and the interval's half-width):",
-            "",
-            _markdown_table(tolerance_table()),
-            "",
-            f'Claims of closeness ("close", "alike", "approximately the same") '
-            f"hold when the relative spread is at most {ALIKE:.0%} or the 95 % "
-            "confidence intervals overlap.",
-            "",
-            ENSEMBLE_RULE,
-            "",
-        ]
-    for path, frame in frames.items():
-        title = _title(frame, path)
+        frame = beside(_read_results(path), scale, numeric=True)
+        notebooks = sorted((ROOT / "notebooks").glob(f"*{path.stem}*.ipynb"))
+        notebook = notebooks[0] if notebooks else None
+        headings = notebook_sections(notebook) if notebook else []
         quick = frame[frame["verdict"] != ""]
-        parts += [
-            f"## {title}",
-            "",
-            f"{len(quick)} items: {_counts(quick)}.",
-            "",
-            f"At paper scale: {_scale_counts(frame)}.",
-            "",
-        ]
-        links = _links(path.stem, report.parent)
-        if links:
-            parts += [f"Notebook and figures: {links}.", ""]
-        parts += _run_lines(path.with_suffix(".json"))
+        made = _run_lines(path.with_suffix(".json"))
         store = read_provenance(path.stem, store_dir) if path.stem in PAPERS else None
         if store:
-            parts += [
+            made += [
                 f"Paper scale: `results/{path.stem}.parquet`, {store['started']} to "
                 f"{store['ended']} on {store['machine']['cpus']} CPUs; "
                 f"{_sweeps_text(store)}.",
                 "",
             ]
-        parts += [_markdown_table(frame.drop(columns=["title"]).astype(object)), ""]
+        sections.append(
+            PaperSection(
+                path=path,
+                title=_title(frame, path),
+                rows=compact(frame, headings),
+                notebook=notebook,
+                counts=f"{len(quick)} items: {_counts(quick)}",
+                scale_counts=_scale_counts(frame),
+                made=made,
+            )
+        )
+    return sections
+
+
+def summary_table(sections: list[PaperSection], link) -> pd.DataFrame:
+    """Paper x verdict counts (quick) with the paper-scale counts; ``link(section)`` is
+    the paper's cell (a Markdown link)."""
+    summary = []
+    for section in sections:
+        counts = section.rows["verdict"].value_counts()
+        summary.append(
+            {
+                "paper": link(section),
+                **{v: f"{int(counts.get(v, 0)):,}" for v in VERDICTS},
+                "items": f"{int((section.rows['verdict'] != '—').sum()):,}",
+                "paper scale": section.scale_counts,
+            }
+        )
+    return pd.DataFrame(summary)
+
+
+def policy_lines() -> list[str]:
+    """The verdicts, the tolerances and the paper-scale rule, as the report states them."""
+    verdicts = pd.DataFrame(VERDICT_MEANINGS.items(), columns=["verdict", "meaning"])
+    return [
+        "## Verdicts and tolerances",
+        "",
+        _markdown_table(verdicts),
+        "",
+        "Tolerance per kind of quantity (where ours has a 95 % confidence interval, "
+        "the tolerance is the larger of this and the interval's half-width):",
+        "",
+        _markdown_table(tolerance_table()),
+        "",
+        f'Claims of closeness ("close", "alike", "approximately the same") '
+        f"hold when the relative spread is at most {ALIKE:.0%} or the 95 % "
+        "confidence intervals overlap.",
+        "",
+        ENSEMBLE_RULE,
+        "",
+    ]
+
+
+def write_report(
+    results_dir: str | Path, report_path: str | Path, store_dir: str | Path | None = None
+) -> Path:
+    """Gather every ``<paper>.csv`` of ``results_dir`` into one Markdown report: a
+    summary (paper x verdict counts at both scales, linked to each section), then one
+    section per paper (its counts, notebook and figures, how it was made, and its
+    compact tables: :func:`~hpcmodels.papers.report_pages.markdown_tables`, reasons
+    under each table), the across-papers findings, the tolerance policy and the store's
+    changes. Each row shows the quick run beside the paper scale, judged on the paper's
+    store in ``store_dir`` (default: the repository's ``results/``;
+    :mod:`hpcmodels.papers.store`). The folders and the report's file name are
+    non-empty ``str`` or ``os.PathLike`` (``store_dir`` may be None), else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the argument. A results file,
+    findings file or run record that cannot be read as what :meth:`Collector.save`,
+    :func:`save_findings` and ``reproduce`` write (not UTF-8, not CSV or JSON, a column
+    or key missing, an unknown verdict) is a :class:`~hpcmodels.errors.CorruptFile`
+    naming it and saying to write it again."""
+    from .report_pages import markdown_tables, relative
+
+    results_dir = check_path("results_dir", results_dir)
+    report = check_path("report_path", report_path, folder=False)
+    store_dir = check_path("store_dir", store_dir, optional=True)
+    sections = paper_sections(results_dir, store_dir)
+    parts = ["# hpcmodels reproduction report", ""]
+    if not sections:
+        parts.append(f"No results found in `{results_dir}`: run the notebooks first.")
+    else:
+        table = summary_table(sections, lambda s: f"[{s.title}](#{_anchor(s.title)})")
+        parts += [
+            "## Summary",
+            "",
+            "Items per verdict in the quick run (`make reproduce`), and at paper scale "
+            "(`results/`); the verdicts and tolerances are explained after the papers.",
+            "",
+            _markdown_table(table),
+            "",
+        ]
+    for section in sections:
+        parts += [
+            f"## {section.title}",
+            "",
+            f"{section.counts}.",
+            "",
+            f"At paper scale: {section.scale_counts}.",
+            "",
+        ]
+        links = _links(section.path.stem, report.parent)
+        if links:
+            parts += [f"Notebook and figures: {links}.", ""]
+        parts += section.made
+        link = relative(section.notebook, report.parent) if section.notebook else ""
+        parts += markdown_tables(section.rows, link)
     parts += _findings_section(Path(results_dir), report.parent, store_dir)
+    if sections:
+        parts += policy_lines()
     parts += _store_changes()
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text("\n".join(parts) + "\n")

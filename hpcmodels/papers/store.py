@@ -925,30 +925,45 @@ def _scale_text(row) -> str:
     )
 
 
-def beside(quick: pd.DataFrame, scale: pd.DataFrame | None) -> pd.DataFrame:
+SCALE_NUMBERS = ["scale mean", "scale ci", "scale low", "scale high", "scale replicates"]
+"""The paper-scale numbers :func:`beside` keeps with ``numeric=True`` (NaN where none)."""
+
+
+def beside(
+    quick: pd.DataFrame, scale: pd.DataFrame | None, *, numeric: bool = False
+) -> pd.DataFrame:
     """The quick rows with the paper-scale value, verdict and reason beside them,
     matched on item and quantity (the n-th of a repeated pair with the n-th); rows of
     the paper scale that the quick run lacks come last, with empty quick columns. No
     store: the paper-scale columns say ``not computed``. ``quick`` is a DataFrame with
     ``item`` and ``quantity``, ``scale`` None or a DataFrame of report rows (``item``,
     ``quantity``, ``kind``, ``paper``, ``ours``, ``verdict``, ``reason``; with ``mean``,
-    also ``ci``, ``low``, ``high`` and ``replicates``), else an error naming them."""
+    also ``ci``, ``low``, ``high`` and ``replicates``), else an error naming them.
+    ``numeric``: also the columns :data:`SCALE_NUMBERS` (the report's compact tables
+    format them by kind)."""
     check_frame("quick", quick, ["item", "quantity"])
+    check_bool("numeric", numeric)
     if scale is not None and not check_frame("scale", scale, []).empty:  # empty: no rows
         check_frame("scale", scale, ["item", "quantity", *_SCALE_ROW])
         if "mean" in scale.columns:
             check_frame("scale", scale, ["ci", "low", "high", "replicates"])
     frame = quick.copy()
+    kept = SCALE_NUMBERS if numeric else []
     if scale is None or scale.empty:
         for column in SCALE_COLUMNS:
             frame[column] = "" if column != SCALE_COLUMNS[1] else "not computed"
-        return frame
+        return frame.assign(**dict.fromkeys(kept, float("nan")))
     key = ["item", "quantity", "_n"]
     other = scale.assign(**{SCALE_COLUMNS[0]: scale.apply(_scale_text, axis=1)})
+    for column in SCALE_NUMBERS:
+        source = column.removeprefix("scale ")
+        other[column] = (
+            pd.to_numeric(other[source], errors="coerce") if source in other else float("nan")
+        )
     other = other.rename(columns={"verdict": SCALE_COLUMNS[1], "reason": SCALE_COLUMNS[2]})
     other = other.assign(_n=other.groupby(["item", "quantity"]).cumcount())
     left = frame.assign(_n=frame.groupby(["item", "quantity"]).cumcount())
-    merged = left.merge(other[key + SCALE_COLUMNS], on=key, how="left", indicator=True)
+    merged = left.merge(other[key + SCALE_COLUMNS + kept], on=key, how="left", indicator=True)
     extra = other.merge(left[key], on=key, how="left", indicator=True)
     extra = extra[extra["_merge"] == "left_only"]
     merged = merged.drop(columns="_merge")
@@ -957,6 +972,7 @@ def beside(quick: pd.DataFrame, scale: pd.DataFrame | None) -> pd.DataFrame:
         [SCALE_COLUMNS[0], SCALE_COLUMNS[2]]
     ].fillna("")
     if not extra.empty:
-        rest = extra[["item", "quantity", "kind", "paper"] + SCALE_COLUMNS].assign(verdict="")
+        rest = extra[["item", "quantity", "kind", "paper"] + SCALE_COLUMNS + kept]
+        rest = rest.assign(verdict="")
         merged = pd.concat([merged, rest], ignore_index=True)
     return merged.drop(columns="_n")

@@ -144,9 +144,10 @@ def test_a_corrupt_record_of_store_changes_says_to_restore_it(build, tmp_path, m
     _one_sentence(capsys, "report", path, "restore it from git (git checkout --")
 
 
-def test_a_corrupt_report_stops_the_site_in_one_sentence(build, capsys):
-    """``build/REPORT.md`` for the site: a UnicodeDecodeError before; Sphinx never runs."""
-    path = build / "REPORT.md"
+def test_a_corrupt_results_file_stops_the_site_in_one_sentence(build, capsys):
+    """The site's report pages are made from ``build/results``: a results file that is
+    no UTF-8 text stops ``site`` in one sentence; Sphinx never runs."""
+    path = build / "results" / "he2006.csv"
     _write(path, NOT_UTF8)
     assert cli.main(["site"]) == 2
     _one_sentence(capsys, "site", path, "rerun `make reproduce`")

@@ -156,13 +156,14 @@ def test_report_opens_with_a_summary_and_the_policy(tmp_path):
     lines = report.splitlines()
     summary = lines.index("## Summary")
     policy = lines.index("## Verdicts and tolerances")
-    first_paper = lines.index("## He et al.")
-    assert summary < policy < lines.index("## Shih et al.") < first_paper  # notebook order
-    row = next(line for line in lines[summary:policy] if "He et al." in line)
+    he = lines.index("## He et al.")
+    assert summary < lines.index("## Shih et al.") < he < policy  # notebook order
+    row = next(line for line in lines[summary:he] if "He et al." in line)
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[0] == "[He et al.](#he-et-al)"
     assert cells[1:8] == ["1", "0", "0", "2", "0", "0", "3"]  # exact ... not run, items
-    targets = {(tmp_path / "build" / t).resolve() for t in re.findall(r"\]\(([^)#]+)\)", row)}
+    links = next(line for line in lines[he:] if line.startswith("Notebook and figures:"))
+    targets = {(tmp_path / "build" / t).resolve() for t in re.findall(r"\]\(([^)#]+)\)", links)}
     assert ROOT / "notebooks" / "03_he2006_ort_omr.ipynb" in targets  # links resolve
     assert ROOT / "figures" / "he2006_fig3.png" in targets
     for kind, tol in TOLERANCES.items():
@@ -241,7 +242,7 @@ def test_findings_make_their_own_section_after_the_papers(tmp_path):
     across = lines.index("## Across papers")
     assert lines.index("## He et al.") < across
     assert any("holds at 9 of 18" in line for line in lines[across:])
-    summary = lines[lines.index("## Summary") : lines.index("## Verdicts and tolerances")]
+    summary = lines[lines.index("## Summary") : lines.index("## He et al.")]
     assert not any("across" in line.lower() for line in summary)  # no verdicts to count
     with pytest.raises(InvalidParameter, match="findings lacks"):
         save_findings(findings.drop(columns="holds"), tmp_path / "results")

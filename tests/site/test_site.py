@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -13,28 +14,45 @@ import pytest
 from browser import SCREENSHOTS, launch
 from playwright.sync_api import sync_playwright
 
+from hpcmodels.papers.report import COLUMNS, Collector, compare_value
+from hpcmodels.papers.store import paper_scale
 from hpcmodels.site import ROOT, build_site, stage
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+PAPERS = {"shih2013": "Shih et al. 2013", "huang2006": "Huang & Chang 2006",
+          "he2006": "He et al. 2006", "jones2005": "Jones et al. 2005",
+          "filippopoulos": "Filippopoulos & Karatza"}  # fmt: skip
+
+
+def _results(folder: Path) -> Path:
+    """Each paper's results as a notebook saves them, standing in for a quick run (none
+    in a fresh clone): the rows its store judges at paper scale, saved by a Collector."""
+    for paper, title in PAPERS.items():
+        collector = Collector(paper, title)
+        collector.add(paper_scale(paper)[COLUMNS].to_dict("records"))
+        collector.save(folder)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     build = tmp_path_factory.mktemp("build")
-    (build / "REPORT.md").write_text(
-        "# Report\n\nSee [notebook 01](../notebooks/01_shih2013_tla.ipynb) and "
-        "![a figure](../figures/shih2013_table4.png).\n"
-    )
+    _results(build / "results")
     return build_site(build / "site", build=build).parent
 
 
-def test_staging_adds_how_to_open_live_and_points_the_reports_links_at_the_site(tmp_path):
-    (tmp_path / "REPORT.md").write_text("[nb](../notebooks/03_he2006_ort_omr.ipynb) "
-                                        "![f](../figures/x.png) [web](https://example.org)")  # fmt: skip
+def test_staging_adds_how_to_open_live_and_a_report_page_per_paper(tmp_path):
+    collector = Collector("he2006", "He et al. 2006")
+    collector.add(compare_value("Table 3", "w=0.1 ORT cluster 1", "0.752", 0.75, kind="fraction"))
+    collector.save(tmp_path / "results")
     folder = stage(tmp_path / "src", tmp_path)
-    assert (folder / "report.md").read_text() == (
-        "[nb](notebooks/03_he2006_ort_omr.ipynb) ![f](figures/x.png) [web](https://example.org)"
-    )
+    report = (folder / "report.md").read_text()
+    assert "[He et al. 2006](report/he2006.md)" in report and "report/he2006" in report
+    page = (folder / "report" / "he2006.md").read_text()
+    assert page.startswith("# He et al. 2006\n") and "table-3-fractions-at-workload" in page
+    assert (folder / "report" / "he2006.png").stat().st_size > 10_000
     nb = json.loads((folder / "notebooks" / "03_he2006_ort_omr.ipynb").read_text())
     assert "make app NOTEBOOK=03" in nb["cells"][1]["source"]
     original = json.loads((ROOT / "notebooks" / "03_he2006_ort_omr.ipynb").read_text())
@@ -45,13 +63,14 @@ def test_staging_adds_how_to_open_live_and_points_the_reports_links_at_the_site(
     outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
     assert outputs == [o for c in original["cells"] for o in c.get("outputs", [])]
     assert nb["cells"][2] == original["cells"][1]
-    (tmp_path / "REPORT.md").unlink()
+    shutil.rmtree(tmp_path / "results")
     assert "make reproduce" in (stage(tmp_path / "src", tmp_path) / "report.md").read_text()
 
 
 def _pages(site: Path) -> list[Path]:
     return [site / "index.html", site / "report.html", site / "readings.html",
-            site / "architecture.html", *(site / "notebooks" / f"{n}.html" for n in NOTEBOOKS)]  # fmt: skip
+            site / "architecture.html", *(site / "notebooks" / f"{n}.html" for n in NOTEBOOKS),
+            *(site / "report" / f"{p}.html" for p in PAPERS)]  # fmt: skip
 
 
 def test_every_page_loads_offline_with_its_figures_and_working_links(site):
@@ -249,4 +268,55 @@ def test_the_first_page_links_the_paper_and_readings_mentions_link_the_readings_
                     assert link.split("doi.org/")[-1] in text, link
             if name.startswith(("01", "03")):
                 assert links, f"{name}: no link to the paper"
+        browser.close()
+
+
+AT_TOP = "id => (t => t >= 0 && t < 300)(document.getElementById(id).getBoundingClientRect().top)"
+"""The section ``id`` starts in the window's first 300 pixels (the browser scrolls to an
+anchor once the page's images are laid out)."""
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_papers_report_page_fits_1280_pixels_opens_with_its_counts_and_links_its_rows(
+    site, paper
+):
+    """A reader's first screen of a paper's report page holds its verdict counts at both
+    scales and its picture starts there; no table is wider than a 1280-pixel window (no
+    horizontal scrollbar), and an item's link opens the notebook at the section that
+    computes it."""
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto((site / "report" / f"{paper}.html").as_uri(), wait_until="load")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 1280, f"{paper}: the page is {width} px wide"
+        wide = page.locator("table").evaluate_all(
+            "ts => ts.filter(t => t.scrollWidth > t.parentElement.clientWidth + 1).length"
+        )
+        assert wide == 0, f"{paper}: {wide} tables wider than the text column"
+        counts = page.locator("table.counts")
+        box = counts.bounding_box()
+        assert box and box["y"] + box["height"] <= 900, "the counts are below the first screen"
+        heads = counts.locator("th").all_inner_texts()
+        assert heads == ["verdict", "items, quick", "items, paper scale"]
+        assert page.locator("figure img").first.bounding_box()["y"] < 900
+        figure = page.locator("figure img").first
+        assert figure.evaluate("i => i.complete && i.naturalWidth") > 0
+        assert "coloured by verdict" in figure.get_attribute("alt")
+        if paper == "he2006":
+            page.screenshot(path=SCREENSHOTS / "site_report_page.png")
+        hrefs = page.locator("table.report a[href*='notebooks/']").evaluate_all(
+            "as => as.map(a => a.getAttribute('href'))"
+        )
+        assert hrefs, f"{paper}: no row links to its notebook"
+        for href in set(hrefs):  # every anchor is a section of the notebook's page
+            target, anchor = href.split("#")
+            html = (site / "report" / target).resolve().read_text()
+            assert f'id="{anchor}"' in html, f"{paper}: {href} names no section"
+        link = page.locator("table.report a[href*='notebooks/']").last
+        href = link.get_attribute("href")
+        link.click()
+        page.wait_for_load_state("load")
+        assert page.url.endswith(href.split("/")[-1])
+        page.wait_for_function(AT_TOP, arg=href.split("#")[1], timeout=15_000)
         browser.close()
