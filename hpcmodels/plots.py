@@ -29,6 +29,8 @@ __all__ = [
     "module_lines",
     "surface_panels",
     "win_map_panels",
+    "METHOD_COLOURS",
+    "method_colour",
 ]
 
 CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
@@ -42,6 +44,87 @@ LABELS = {
     "cv": "CV of inter-arrival times",
     "change": "workload change from the initial level",
 }
+
+
+# One colour per method across the suite: the apps, the explorers and the notebooks'
+# figures. Distinct within each group that is drawn together (notebook 06's allocation
+# and co-allocation groups, He's eight algorithms, Jones's strategies and modules); a
+# name a paper spells otherwise is an alias of the same method (METHOD_ALIASES).
+METHOD_COLOURS = {
+    # allocators (Shih 2013, Huang 2006) and dispatchers (He 2006)
+    "TLA": "#d55e00",
+    "AI2": "#0072b2",
+    "Fastest First": "#009e73",
+    "Best Fit": "#cc79a7",
+    "First Fit": "#e69f00",
+    "Worst Fit": "#56b4e9",
+    "Median Fit": "#8c564b",
+    "Median Fit (upper median)": "#c49c94",
+    "Random Fit": "#7f7f7f",
+    "ORT, round robin": "#17becf",
+    "ORT, random": "#9edae5",
+    "OMR, round robin": "#2ca02c",
+    "OMR, random": "#98df8a",
+    "Weighted, round robin": "#bcbd22",
+    "Weighted, random": "#dbdb8d",
+    "DLL": "#d62728",
+    "DLM": "#ff9896",
+    "Round robin": "#9467bd",
+    "Random": "#c5b0d5",
+    # co-allocators (Jones 2005, Huang 2006)
+    "No Share": "#000000",
+    "Migration Only": "#1f77b4",
+    "Ideal": "#aec7e8",
+    "Jones First-Fit": "#ff7f0e",
+    "A1": "#2ca02c",
+    "A2": "#98df8a",
+    "B1": "#d62728",
+    "B2": "#ff9896",
+    "B3": "#9467bd",
+    "B4": "#c5b0d5",
+    "Best Fit, no co-allocation": "#cc79a7",  # Best Fit's colour: the same allocator
+    "Fixed Order": "#8c564b",
+    "Smaller First": "#56b4e9",
+    "Larger First": "#e69f00",
+    "Integrated": "#009e73",
+}
+METHOD_ALIASES = {
+    "BF": "Best Fit",
+    "FF": "Fastest First",
+    "ORT-RR": "ORT, round robin",
+    "ORT-Rand": "ORT, random",
+    "OMR-RR": "OMR, round robin",
+    "OMR-Rand": "OMR, random",
+    "W-RR": "Weighted, round robin",
+    "W-Rand": "Weighted, random",
+    "First-Fit": "Jones First-Fit",
+    # the engine's names
+    "tla": "TLA",
+    "ai2": "AI2",
+    "fastest_first": "Fastest First",
+    "best_fit": "Best Fit",
+    "first_fit": "First Fit",
+    "worst_fit": "Worst Fit",
+    "median_fit": "Median Fit",
+    "median_fit_upper": "Median Fit (upper median)",
+    "random_fit": "Random Fit",
+    "no_share": "No Share",
+    "migration_only": "Migration Only",
+    "ideal": "Ideal",
+    "fixed_order": "Fixed Order",
+    "smaller_first": "Smaller First",
+    "larger_first": "Larger First",
+}
+
+
+def method_colour(name: str) -> str | None:
+    """The suite's colour of method ``name`` (:data:`METHOD_COLOURS`, a paper's own
+    spelling through :data:`METHOD_ALIASES`, e.g. Shih's "BF" is "Best Fit"); ``None``
+    for a label that is no method (matplotlib then takes its next colour). ``name``
+    must be text, else an :class:`~hpcmodels.errors.InvalidType` naming ``name``."""
+    if not isinstance(name, str):
+        raise InvalidType(f"name must be a method's name (text), got {name!r:.80}")
+    return METHOD_COLOURS.get(METHOD_ALIASES.get(name, name))
 
 
 def use_style() -> None:
@@ -81,6 +164,7 @@ def curves(
             ms=4,
             capsize=3,
             label=name,
+            color=method_colour(str(name)),
         )
         model = {"mean_response": "analytic_response", "miss_rate": "analytic_miss"}[metric]
         if analytic and part[model].notna().any():
@@ -186,7 +270,13 @@ def table_lines(
     logy = check_bool("logy", logy)
     ax = ax or plt.subplots(figsize=(6.5, 4))[1]
     for column in paper.columns:
-        line = ax.plot(ours.index, ours[column].astype(float), marker="o", label=f"{column}")
+        line = ax.plot(
+            ours.index,
+            ours[column].astype(float),
+            marker="o",
+            label=f"{column}",
+            color=method_colour(str(column)),
+        )
         ax.plot(
             paper.index,
             paper[column].astype(float),
@@ -363,6 +453,13 @@ def surface_panels(surf: pd.DataFrame, labels: list[str]) -> plt.Figure:
     return fig
 
 
+def _colours(labels) -> list[str]:
+    """The suite's colour of each of ``labels`` (methods); a label that is no method
+    takes the colour of its place in the house palette."""
+    fallback = sns.color_palette("colorblind", len(labels)).as_hex()
+    return [method_colour(str(k)) or f for k, f in zip(labels, fallback, strict=True)]
+
+
 def _rows(name: str, value: object, columns) -> pd.DataFrame:
     """``value``, if it is a non-empty DataFrame with ``columns``; else an
     :class:`~hpcmodels.errors.InvalidParameter` naming ``name`` and the missing columns
@@ -429,7 +526,7 @@ def tla_knob_panels(
     for key in ("fig8", "fig12", "fig13"):
         _title(f"titles[{key!r}]", titles[key])
     fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
-    fig8.plot(ax=axes[0], logx=True, marker="o")
+    fig8.plot(ax=axes[0], logx=True, marker="o", color=_colours(fig8.columns))
     axes[0].set(xlabel="inaccuracy factor", ylabel="ATT (s)", title=f"Fig. 8: {titles['fig8']}")
     for policy, part in fig12.groupby("policy", sort=False):
         axes[1].plot(part["depth"].astype(str), part["att"], marker="o", label=policy)
@@ -439,6 +536,20 @@ def tla_knob_panels(
     axes[2].set(xlabel="allocation depth", ylabel="ATT (s)", title=f"Fig. 13: {titles['fig13']}")
     fig.tight_layout()
     return fig
+
+
+CELL_NUMBER = (
+    "in a cell: the winner's mean minus the runner-up's, in % of the runner-up's mean "
+    "(paired over the replicates; -25 % = a quarter lower)"
+)
+"""What the number in a win map's cell is (printed under every map)."""
+
+
+def _winner_colour(winner: str) -> str:
+    """A win map cell's colour: the method's (:func:`method_colour`; methods that ran
+    identically, "A = B", take the first's colour, hatched); grey for a name that is no
+    method of the suite."""
+    return method_colour(winner.split(" = ")[0]) or "#999999"
 
 
 WIN_AXES = {
@@ -468,13 +579,15 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
         )
     panels = list(dict.fromkeys(wins["workload"]))
     winners = list(dict.fromkeys(wins.sort_values("winner")["winner"]))
-    palette = dict(zip(winners, sns.color_palette("tab10", len(winners)), strict=True))
+    palette = {w: _winner_colour(w) for w in winners}
     row_levels = list(dict.fromkeys(wins[rows]))
     col_levels = sorted(set(wins[columns]))
     from matplotlib.figure import Figure
 
     # outside pyplot's global state: the explorer draws it from widget callbacks too
-    fig = Figure(figsize=(1.7 * len(col_levels) * len(panels) + 2.5, 0.9 * len(row_levels) + 1.6))
+    # a panel at least 3 inches wide: one column would overlap the next panel's labels
+    width = max(1.7 * len(col_levels), 3.0) * len(panels) + 2.5
+    fig = Figure(figsize=(width, 0.9 * len(row_levels) + 2.0))
     axes = fig.subplots(1, len(panels), squeeze=False)
     for ax, panel in zip(axes[0], panels, strict=True):
         sub = wins[wins["workload"] == panel].set_index([rows, columns])
@@ -484,8 +597,17 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
                     continue
                 cell = sub.loc[(r, c)]
                 clear = bool(cell["clear"])
-                ax.add_patch(Rectangle((j, i), 1, 1, color=palette[cell["winner"]],
-                                       alpha=1.0 if clear else 0.35, linewidth=0))  # fmt: skip
+                ax.add_patch(
+                    Rectangle(
+                        (j, i),
+                        1,
+                        1,
+                        facecolor=palette[cell["winner"]],
+                        alpha=1.0 if clear else 0.35,
+                        linewidth=0,
+                        hatch="//" if " = " in cell["winner"] else None,
+                    )
+                )
                 pct = 100 * cell["relative"]
                 text = f"{pct:+.0f} %" if abs(pct) >= 9.5 else f"{pct:+.1f} %"
                 text += "" if clear else "\ntie"
@@ -501,10 +623,13 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
             title=str(panel), xlabel=WIN_AXES.get(columns, columns), ylabel=WIN_AXES.get(rows, rows)
         )
         ax.grid(False)
-    handles = [Patch(color=palette[w], label=w) for w in winners]
+    handles = [
+        Patch(facecolor=palette[w], hatch="//" if " = " in w else None, label=w) for w in winners
+    ]
     handles.append(Patch(color="#cccccc", alpha=0.35, label="faded, 'tie': within noise"))
     axes[0][-1].legend(handles=handles, title="lowest mean", loc="upper left",
                        bbox_to_anchor=(1.02, 1), fontsize="small", frameon=False)  # fmt: skip
     fig.suptitle(title or "winner and its paired margin over the runner-up")
-    fig.set_layout_engine("tight")
+    fig.text(0.01, 0.01, CELL_NUMBER, fontsize="small", ha="left", va="bottom")
+    fig.set_layout_engine("tight", rect=(0, 0.07, 1, 1))  # room for the line below
     return fig

@@ -131,3 +131,51 @@ def test_the_win_map_colours_each_winner_once_and_marks_ties():
 def test_the_win_map_refuses_bad_input(wins, message):
     with pytest.raises(InvalidParameter, match=message):
         plots.win_map_panels(wins)
+
+
+def _cell_colours(fig) -> dict[str, tuple]:
+    """Each winner's cell colour in a win map (read from the legend, which names them)."""
+    legend = fig.axes[-1].get_legend()
+    pairs = zip(legend.get_texts(), legend.get_patches(), strict=True)
+    return {t.get_text(): tuple(p.get_facecolor()[:3]) for t, p in pairs}
+
+
+def test_a_method_keeps_its_colour_from_one_win_map_to_the_next():
+    """TLA's colour does not depend on which other methods win somewhere (issue 52: TLA
+    was orange in one map and green in another), and it is the suite's colour."""
+    from matplotlib.colors import to_rgb
+
+    one = _wins()
+    other = one.assign(winner=one["winner"].replace({"Best Fit": "AI2"}))
+    other.loc[0, "winner"] = "Worst Fit"
+    first, second = plots.win_map_panels(one), plots.win_map_panels(other)
+    assert (
+        _cell_colours(first)["TLA"]
+        == _cell_colours(second)["TLA"]
+        == to_rgb(plots.method_colour("TLA"))
+    )
+    assert len({_cell_colours(second)[m] for m in ("TLA", "AI2", "Worst Fit")}) == 3
+
+
+def test_every_method_of_the_suite_has_its_own_colour_within_its_group():
+    from hpcmodels.papers.across.methods import GROUPS
+    from hpcmodels.papers.he2006.published import ALGORITHMS
+    from hpcmodels.papers.shih2013.published import METHODS as SHIH
+
+    for names in (*GROUPS.values(), list(ALGORITHMS), list(SHIH)):
+        colours = [plots.method_colour(n) for n in names]
+        assert None not in colours, dict(zip(names, colours, strict=True))
+        assert len(set(colours)) == len(names), names
+    assert (
+        plots.method_colour("BF")
+        == plots.method_colour("best_fit")
+        == (plots.method_colour("Best Fit"))
+    )
+    assert plots.method_colour("queue length") is None  # no method: matplotlib's next colour
+    with pytest.raises(InvalidType, match="name must be a method's name"):
+        plots.method_colour(3)
+
+
+def test_a_win_map_says_what_its_numbers_are():
+    fig = plots.win_map_panels(_wins())
+    assert plots.CELL_NUMBER in [t.get_text() for t in fig.texts]
