@@ -8,13 +8,13 @@ import pandas as pd
 from IPython.display import display
 
 from .. import plots
-from ..errors import InvalidParameter, check_choice
+from ..errors import InvalidParameter, check_choice, check_frame
 from ..papers.across.compare import SETTING, check_runs, paired_differences, win_map
 from ..papers.across.findings import CLAIMS, carried_claims
 from ..papers.across.methods import METHODS, METRICS
-from .core import live, show, status_line
+from .core import live, row, show, status_line, table
 
-__all__ = ["across_explorer", "claims_table", "paired_table"]
+__all__ = ["across_explorer", "axes_varied", "claims_table", "map_table", "paired_table"]
 
 CELL = [*SETTING, "selection"]  # one cell of the map, one row per method of the table
 AXES = {"load x SH": ("load", "sh"), "load x BSBW": ("load", "bsbw"), "SH x BSBW": ("sh", "bsbw")}
@@ -79,6 +79,56 @@ def claims_table(runs: pd.DataFrame, metric: str) -> pd.DataFrame:
     return found[list(CLAIM_COLUMNS)].rename(columns=CLAIM_COLUMNS)
 
 
+def axes_varied(runs: pd.DataFrame) -> list[str]:
+    """The map axes (:data:`AXES`) that fit ``runs``: those whose two settings both take
+    several levels in ``runs`` (else those where one does; else all): the allocation
+    group varies load and SH, the co-allocation group load and BSBW, and a setting held
+    at one level gives a map of one column. ``runs`` is a DataFrame with the columns
+    load, sh and bsbw, else an :class:`~hpcmodels.errors.InvalidParameter` naming it."""
+    check_frame("runs", runs, ["load", "sh", "bsbw"])
+    varies = {c: runs[c].nunique() > 1 for c in ("load", "sh", "bsbw")}
+    both = [name for name, pair in AXES.items() if all(varies[c] for c in pair)]
+    one = [name for name, pair in AXES.items() if any(varies[c] for c in pair)]
+    return both or one or list(AXES)
+
+
+MAP_COLUMNS = {
+    "workload": "workload",
+    "winner": "lowest mean",
+    "runner_up": "runner-up",
+    "relative": "difference (% of the runner-up's mean)",
+    "margin": "mean paired difference",
+    "ci": "95 % half-width",
+    "clear": "verdict",
+}
+
+
+def map_table(wins: pd.DataFrame, rows: str, columns: str, metric: str) -> pd.DataFrame:
+    """The win map's cells as a table, one row per cell (what the map shows): the
+    workload, the map's two settings (``rows``, ``columns``: ``load``, ``sh`` or
+    ``bsbw``), the winner, the runner-up, the difference in per cent of the runner-up's
+    mean (one decimal), the mean paired difference and its 95 % half-width in
+    ``metric``'s unit (one decimal) and the verdict ("clear win" or "within noise").
+    ``wins`` is :func:`~hpcmodels.papers.across.compare.win_map`'s frame, ``metric`` one
+    of :data:`~hpcmodels.papers.across.methods.METRICS`; else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""
+    check_choice("metric", metric, list(METRICS))
+    settings = ("load", "sh", "bsbw")
+    check_choice("rows", rows, settings)
+    check_choice("columns", columns, settings)
+    check_frame("wins", wins, ["workload", rows, columns, *MAP_COLUMNS])
+    unit = " (s)" if METRICS[metric].endswith("(s)") else ""
+    names = {"workload": "workload", rows: COLUMNS[rows], columns: COLUMNS[columns]}
+    names.update(MAP_COLUMNS, margin=f"mean paired difference{unit}", ci=f"95 % half-width{unit}")
+    table = wins.assign(
+        relative=(100 * wins["relative"]).round(1),
+        margin=wins["margin"].round(1),
+        ci=wins["ci"].round(1),
+        clear=wins["clear"].map({True: "clear win", False: "within noise"}),
+    )
+    return table[list(names)].rename(columns=names).reset_index(drop=True)
+
+
 def _levels(runs: pd.DataFrame, column: str) -> list:
     return list(dict.fromkeys(runs[column]))
 
@@ -128,6 +178,13 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
     )  # fmt: skip
     fixed = w.Dropdown(description="at", style={"description_width": "initial"},
                        tooltip="the level of the third setting, held fixed")  # fmt: skip
+    every = w.Checkbox(
+        value=False,
+        description="show every method against the baseline (the paired table)",
+        style={"description_width": "initial"},
+        layout=w.Layout(width="auto"),
+        tooltip="under the map's cells, each method's paired difference from the baseline",
+    )
     methods = w.SelectMultiple(
         description="methods", rows=8, style={"description_width": "initial"},
         tooltip="the methods compared (Ctrl or Shift + click for several)",
@@ -158,10 +215,15 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
         _offer(fixed, [(f"{v:g}" if isinstance(v, float) else str(v), v)
                        for v in _levels(group_runs(), third)])  # fmt: skip
 
+    def refresh_axes(*_):
+        _offer(axes, axes_varied(group_runs()))
+
     group.observe(refresh_choices, names="value")
+    group.observe(refresh_axes, names="value")
     group.observe(refresh_fixed, names="value")
     axes.observe(refresh_fixed, names="value")
     refresh_choices()
+    refresh_axes()
     refresh_fixed()
 
     def update():
@@ -195,9 +257,17 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
             else:
                 print("the papers' claims on these methods beside ours (counted over the "
                       "settings of the map)")  # fmt: skip
-                display(claims)
-            display(paired_table(mine, metric.value, baseline.value))
+                display(table(claims))
+            print("the map's cells: the lowest mean and its difference from the runner-up")
+            display(table(map_table(wins, rows, columns, metric.value)))
+            paired = paired_table(mine, metric.value, baseline.value)
+            if every.value:
+                print(f"every method against {baseline.value} ({len(paired)} rows)")
+                display(table(paired))
+            else:
+                shown = "shown with the box above the map"
+                print(f"every method against {baseline.value}: {len(paired)} rows, {shown}")
 
-    live(update, [metric, group, selection, axes, fixed, methods, baseline], status)
-    return w.VBox([w.HBox([metric, group, selection, status]), w.HBox([axes, fixed, baseline]),
-                   methods, note, out])  # fmt: skip
+    live(update, [metric, group, selection, axes, fixed, methods, baseline, every], status)
+    return w.VBox([row([metric, group, selection, status]), row([axes, fixed, baseline]),
+                   methods, every, note, out])  # fmt: skip

@@ -7,6 +7,8 @@ import threading
 from collections.abc import Callable, Iterable
 
 import ipywidgets as w
+import pandas as pd
+from IPython.display import HTML
 from matplotlib.figure import Figure
 
 from ..errors import (
@@ -14,13 +16,25 @@ from ..errors import (
     InvalidType,
     check_bool,
     check_each,
+    check_frame,
     check_int,
     check_real,
     reworded,
 )
 from ..plots import show
 
-__all__ = ["dropdown", "figure", "hint", "live", "serial", "show", "slider", "status_line"]
+__all__ = [
+    "dropdown",
+    "figure",
+    "hint",
+    "live",
+    "row",
+    "serial",
+    "show",
+    "slider",
+    "status_line",
+    "table",
+]
 
 
 def _callable(name: str, value: object) -> Callable[[], None]:
@@ -127,7 +141,33 @@ def slider(kind, value, lo, hi, step, label, tip: str = "", *, name: str | None 
         tooltip=tip or None,
         style={"description_width": "initial"},
         continuous_update=False,
+        # the label in full and a track of TRACK_PX beside it: a row of long labels
+        # squeezed the tracks to 20-35 px, too short to drag; :func:`row` wraps instead
+        layout=w.Layout(min_width=f"{_label_px(label) + TRACK_PX}px"),
     )
+
+
+TRACK_PX = 200
+"""The shortest slider track the explorers draw, in pixels, with its readout."""
+
+
+def _label_px(label: str) -> int:
+    """About how wide ``label`` is drawn in the widgets' 13 px font."""
+    return 8 * len(label) + 16
+
+
+def row(children) -> w.HBox:
+    """Widgets side by side, wrapping onto the next line where the page is too narrow
+    for them (an ``HBox`` shrinks its sliders instead). ``children`` is a sequence of
+    ipywidgets widgets, else an :class:`~hpcmodels.errors.InvalidType` naming it."""
+    children = check_each("children", children, _widget)
+    return w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
+
+
+def _widget(name: str, value: object) -> w.Widget:
+    if not isinstance(value, w.Widget):
+        raise InvalidType(f"{name} must be an ipywidgets widget, got {value!r:.80}")
+    return value
 
 
 def dropdown(options, value, label: str, tip: str = "") -> w.Dropdown:
@@ -152,3 +192,39 @@ def hint() -> w.HTML:
     """A line under the controls that says what a control does now (or that it has no
     effect at the current setting)."""
     return w.HTML(value="")
+
+
+MISSING = "—"
+"""What an explorer's table shows for a missing value (never NaN or None)."""
+
+
+def table(frame: pd.DataFrame, index: bool = False) -> HTML:
+    """``frame`` as an explorer shows a table: missing values as "—", each column at
+    one precision (a float column at the most decimals any of its values needs, at most
+    four), the index only with ``index=True`` (a row number means nothing to a reader)
+    and no wider than the page (long text wraps; a wide table scrolls in its box).
+    ``frame`` is a pandas DataFrame and ``index`` a bool, else an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""
+    check_frame("frame", frame, [])
+    index = check_bool("index", index)
+    formats = {c: _decimals(frame[c]) for c in frame.columns if frame[c].dtype.kind == "f"}
+    styler = frame.style.format(
+        {c: f"{{:,.{d}f}}" for c, d in formats.items()}, na_rep=MISSING
+    ).format(
+        lambda v: MISSING if v is None or v != v else v,
+        subset=[c for c in frame.columns if c not in formats],
+    )
+    if not index:
+        styler = styler.hide(axis="index")
+    styler = styler.set_table_styles([{"selector": "td, th", "props": "white-space: normal;"}])
+    return HTML(f'<div style="max-width: 100%; overflow-x: auto;">{styler.to_html()}</div>')
+
+
+def _decimals(column: pd.Series) -> int:
+    """The fewest decimals (0 to 4) that show every value of a float ``column`` as it
+    is (a column rounded to one decimal shows one)."""
+    values = column.dropna().to_numpy()
+    for d in range(5):
+        if (abs(values.round(d) - values) < 1e-9).all():
+            return d
+    return 4

@@ -10,7 +10,7 @@ from ..errors import InvalidParameter, InvalidType, check_frame
 from ..papers import he2006
 from ..queueing import UniformSlack
 from ..queueing.system import MultiCluster
-from .core import figure, live, show, slider, status_line
+from .core import figure, live, row, show, slider, status_line
 
 __all__ = ["allocation_explorer", "beside_paper"]
 
@@ -106,4 +106,4 @@ def allocation_explorer(
             show(fig)
 
     live(update, [load, slack, *nodes, *speeds], status)
-    return w.VBox([w.HBox([load, slack, status]), w.HBox(nodes), w.HBox(speeds), out])
+    return w.VBox([row([load, slack, status]), row(nodes), row(speeds), out])

@@ -21,7 +21,9 @@ from ..bandwidth import (
 from ..bounds import MAX_JOBS
 from ..errors import InvalidParameter, InvalidType, check_int, check_ints
 from ..papers import jones2005
-from .core import figure, hint, live, show, slider, status_line
+from ..plots import method_colour
+from .core import MISSING, figure, hint, live, row, show, slider, status_line
+from .core import table as core_table
 from .printed import Printed, beside_printed, stored_values
 
 __all__ = ["LINK_PICTURE_JOBS", "bandwidth_explorer", "link_saturation_explorer"]
@@ -66,13 +68,14 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
             links = [f"C{i + 1}" for i in range(m)]
             table = pd.DataFrame(
                 {"nodes": [" + ".join(map(str, row)) for row in split],
-                 **{f"{c} required": demand[:, i] for i, c in enumerate(links)},
-                 **{f"{c} allotted": allotted[:, i] for i, c in enumerate(links)},
-                 "slowdown factor sd": sd},
+                 **{f"{c} required (Mbps)": demand[:, i] for i, c in enumerate(links)},
+                 **{f"{c} allotted (Mbps)": allotted[:, i] for i, c in enumerate(links)},
+                 "slowdown factor sd (ratio)": sd},
                 index=pd.Index([f"job {k + 1}" for k in range(len(split))], name="job"))  # fmt: skip
             saturated = [c for i, c in enumerate(links) if demand[:, i].sum() > cap.value]
             print("saturated links: " + (", ".join(saturated) if saturated else "none"))
-            display(table.round(3))
+            shown = table.round({c: 3 if c.startswith("slowdown") else 1 for c in table.columns})
+            display(core_table(shown, index=True))
             fig, axes = figure(7, 2.6, ncols=2, sharey=True)
             for ax, data, title in ((axes[0], demand, "required"), (axes[1], allotted, "allotted")):
                 bottom = np.zeros(m)
@@ -86,8 +89,8 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
             show(fig)
 
     live(update, [*(s for row in nodes for s in row), bw, cap])
-    rows = [w.HBox(row) for row in nodes]
-    return w.VBox([*rows, w.HBox([bw, cap]), out])
+    rows = [row(line) for line in nodes]
+    return w.VBox([*rows, row([bw, cap]), out])
 
 
 NO_BASELINES = (
@@ -184,21 +187,27 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             best = table.loc[["a1", "b1", "b2", "b3", "b4"], "att"].idxmin()
             print(f"BSBW {bw.value:.0f} Mbps, LSLT {level.value:.0%}, chunk {chunk_size.value:.0%}, "
                   f"{count.value} clusters of {jobs_per_cluster:,} jobs each (the paper: "
-                  f"400,000): best module {best.upper()}; penalty: the mean slowdown of "
-                  "co-allocated jobs (blank where none is co-allocated)")  # fmt: skip
+                  f"400,000): best module {best.upper()}")  # fmt: skip
+            none = f"{MISSING} where none is co-allocated"
+            print(f"penalty: the mean slowdown of co-allocated jobs ({none})")
             names = [STRATEGY_NAMES[s] for s in table.index]
-            display(table.set_axis(names).rename(columns=BANDWIDTH_COLUMNS)
-                    .style.format(precision=3, na_rep=""))  # fmt: skip
+            shown = table.set_axis(pd.Index(names, name="strategy"))
+            display(core_table(shown.rename(columns=BANDWIDTH_COLUMNS).round(3), index=True))
             printed = baselines_printed(count.value)
             if printed:
                 print("the paper's Section 6.3 baselines beside ours (this run: "
                       f"{jobs_per_cluster:,} jobs per cluster)")  # fmt: skip
-                display(beside_printed(printed, [table.loc[s, "att"] for s in jones2005.BASELINES]))
+                display(
+                    core_table(
+                        beside_printed(printed, [table.loc[s, "att"] for s in jones2005.BASELINES]),
+                        index=True,
+                    )
+                )
             else:
                 mo, ideal = jones2005.BASELINES.values()
                 print(NO_BASELINES.format(clusters=SECTION6.clusters, mo=mo, ideal=ideal))
             fig, ax = figure(7, 2.6)
-            ax.bar(names, table["att"], color="tab:blue")
+            ax.bar(names, table["att"], color=[method_colour(n) or "tab:blue" for n in names])
             for name, style in (("migration_only", "--"), ("ideal", ":")):
                 ax.axhline(table.loc[name, "att"], color="k", ls=style, lw=1,
                            label=name.replace("_", " "))  # fmt: skip
@@ -216,4 +225,4 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             show(fig)
 
     live(_run, (bw, level, chunk_size, count), status)
-    return w.VBox([w.HBox([bw, level]), w.HBox([chunk_size, count, bar, status]), note, out])
+    return w.VBox([row([bw, level]), row([chunk_size, count, bar, status]), note, out])

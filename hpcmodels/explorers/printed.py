@@ -26,6 +26,7 @@ from ..papers.store import PAPERS, read_store, values
 __all__ = ["Printed", "beside_printed", "decimals_of", "stored", "stored_values"]
 
 COLUMNS = ["printed in", "the paper", "ours (this run)", "ours - paper", "ours at paper scale"]
+WHY = "why ours differs"
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,9 @@ class Printed:
     at the explorer's setting, and ``scale``: our paper-scale runs of that setting
     (``None``: the store does not hold it; else a 1-D sequence of numbers, kept as a
     float array). ``exact``: the model is deterministic, one run is the answer and there
-    is no ensemble. ``source``, ``quantity`` and ``paper`` are text; anything else is an
+    is no ensemble. ``reason``: why ours differs from the paper here, in the words of
+    the notebook's measured cause (empty: none to give). ``source``, ``quantity``,
+    ``paper`` and ``reason`` are text; anything else is an
     :class:`~hpcmodels.errors.InvalidParameter` naming the field."""
 
     source: str
@@ -42,9 +45,10 @@ class Printed:
     paper: str
     scale: np.ndarray | None = None
     exact: bool = False
+    reason: str = ""
 
     def __post_init__(self) -> None:
-        for field in ("source", "quantity"):
+        for field in ("source", "quantity", "reason"):
             if not isinstance(getattr(self, field), str):
                 raise InvalidType(f"Printed.{field} must be text, got {getattr(self, field)!r}")
         if not isinstance(self.paper, str):  # text keeps the printed precision
@@ -104,7 +108,8 @@ def beside_printed(printed: Sequence[Printed], ours: Sequence[float]) -> pd.Data
     """One row per printed number, indexed by the quantity: where the paper prints it,
     the paper's value as printed, ours and ours - paper one decimal finer than the paper
     prints (so the columns keep one precision between updates), and our paper-scale
-    mean with the range of its runs. ``printed`` is a sequence of :class:`Printed` and
+    mean with the range of its runs; where a row has a reason, a last column
+    (:data:`WHY`) gives each row's. ``printed`` is a sequence of :class:`Printed` and
     ``ours`` one of as many finite numbers (one :class:`Printed` alone goes in a list)."""
     printed = check_each("printed", printed, _printed)
     ours = check_each("ours", ours)
@@ -124,7 +129,10 @@ def beside_printed(printed: Sequence[Printed], ours: Sequence[float]) -> pd.Data
             ]  # fmt: skip
         )
     index = pd.Index([p.quantity for p in printed], name="quantity")
-    return pd.DataFrame(rows, columns=COLUMNS, index=index)
+    table = pd.DataFrame(rows, columns=COLUMNS, index=index)
+    if any(p.reason for p in printed):  # said beside the row, not left to the last column
+        table[WHY] = [p.reason for p in printed]
+    return table
 
 
 def stored(paper: str) -> pd.DataFrame | None:

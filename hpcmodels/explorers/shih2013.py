@@ -8,11 +8,13 @@ import pandas as pd
 from IPython.display import display
 
 from ..bounds import MAX_JOBS
-from ..errors import InvalidParameter, check_choice, check_each, check_int, check_real
+from ..errors import InvalidParameter, InvalidType, check_choice, check_each, check_int, check_real
 from ..multicluster import Cluster, TLAOptions, simulate, tla_scores
 from ..papers import shih2013
+from ..plots import method_colour
 from ..workloads.transforms import speed_vectors
-from .core import dropdown, figure, hint, live, serial, show, slider
+from .core import dropdown, figure, hint, live, row, serial, show, slider
+from .core import table as table_html
 from .printed import Printed, beside_printed, stored
 
 __all__ = ["tla_run_explorer", "tla_snapshot_explorer"]
@@ -39,14 +41,18 @@ def snapshot_printed(jobs, r2_end: float, scores: dict) -> tuple[list[Printed], 
         return [], []
     printed, ours = [], []
     if r2_end == shih2013.SNAPSHOT_RUNNING[1].end:
+        why = _table1_reasons()
         for c in ("A", "B"):
             for job, value in shih2013.TABLE1[f"score {c}"].items():
-                printed.append(
-                    Printed("Table 1", f"job 1 on {c}: job {job}'s turnaround", value, exact=True)
-                )
+                reason = why.get(f"turnaround of job {job}, job 1 on {c}", "")
+                quantity = f"job 1 on {c}: job {job}'s turnaround"
+                printed.append(Printed("Table 1", quantity, value, exact=True, reason=reason))
                 ours.append(scores[c].turnaround[job - 1])
             average = shih2013.TABLE1_AVERAGE[c]
-            printed.append(Printed("Table 1", f"job 1 on {c}: average", average, exact=True))
+            reason = why.get(f"ATT, job 1 on {c}", "")
+            printed.append(
+                Printed("Table 1", f"job 1 on {c}: average", average, exact=True, reason=reason)
+            )
             ours.append(scores[c].att)
     elif r2_end == shih2013.R2_ACTUAL_END:
         for c in ("A", "B"):
@@ -55,6 +61,39 @@ def snapshot_printed(jobs, r2_end: float, scores: dict) -> tuple[list[Printed], 
             )
             ours.append(scores[c].att)
     return printed, ours
+
+
+def _table1_reasons() -> dict[str, str]:
+    """Notebook 01's measured cause of each Table 1 row where ours differs from the
+    paper (:func:`~hpcmodels.papers.shih2013.snapshot_rows`), by the row's quantity."""
+    return {r["quantity"]: r["reason"] for r in shih2013.snapshot_rows() if r.get("reason")}
+
+
+def table4_reason(printed: Printed, gain: float, n_jobs: int) -> str:
+    """One line on why this Run's improvement ``gain`` (per cent, on the first
+    ``n_jobs`` jobs) differs from Table 4's ``printed`` cell, condensed from notebook
+    01's measured one: a cell is one run, and one run is one sample (our paper-scale
+    runs of the cell, where the store holds them, give its range). ``printed`` is
+    :func:`table4_printed`'s, ``gain`` a number, ``n_jobs`` a whole number >= 1."""
+    if not isinstance(printed, Printed):
+        raise InvalidType(f"printed must be a Printed, got {type(printed).__name__}")
+    gain = check_real("gain", gain)
+    n_jobs = check_int("n_jobs", n_jobs, minimum=1)
+    paper = float(printed.paper)
+    text = (
+        f"why ours ({gain:.1f} %) differs from the paper's {printed.paper} %: this Run is one "
+        f"sample, the first {n_jobs:,} jobs on one speed vector, and the paper's cell is one "
+        "run of the whole workload; notebook 01 finds that one run is one sample"
+    )
+    scale = printed.scale
+    if scale is not None and len(scale):
+        lo, hi = float(scale.min()), float(scale.max())
+        where = "inside" if lo <= paper <= hi else "outside"
+        text += (
+            f": our {len(scale)} paper-scale runs of this cell range {lo:.0f} % to "
+            f"{hi:.0f} % (the paper's {printed.paper} % {where})"
+        )
+    return text
 
 
 def table4_printed(wid: str, load: str, sh: float) -> Printed | None:
@@ -104,10 +143,10 @@ def tla_snapshot_explorer() -> w.VBox:
             printed, ours = snapshot_printed(jobs, r2_end.value, scores)
             if printed:
                 print(f"the paper's {printed[0].source} (this snapshot) beside ours")
-                display(beside_printed(printed, ours))
+                display(table_html(beside_printed(printed, ours), index=True))
             else:
                 print(NO_TABLE1)
-            display(table.round(2))
+            display(table_html(table.round(2), index=True))
             fig, ax = figure(6, 2.8)
             table.drop(index="ATT").plot.bar(ax=ax, rot=0)
             ax.set_ylabel("turnaround (time units)")
@@ -116,7 +155,7 @@ def tla_snapshot_explorer() -> w.VBox:
             show(fig)
 
     live(update, [*procs, *est, r2_end])
-    return w.VBox([w.HBox(procs), w.HBox(est), r2_end, out])
+    return w.VBox([row(procs), row(est), r2_end, out])
 
 
 def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) -> w.VBox:
@@ -191,14 +230,17 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
                 print("the paper's Table 4 (this setting) beside ours" + (
                       ": its cell at SH > 0 is the mean over 10 speed vectors"
                       if sh.value else ""))  # fmt: skip
-                display(beside_printed([printed], [gain]))
+                display(table_html(beside_printed([printed], [gain]), index=True))
+                print(table4_reason(printed, gain, n_jobs))
             display(table.style.format(precision=0))
             fig, ax = figure(5, 2.4)
-            table["average turnaround (s)"].plot.barh(ax=ax)
+            table["average turnaround (s)"].plot.barh(
+                ax=ax, color=[method_colour(m) for m in table.index]
+            )
             ax.set_xlabel("average turnaround time (s)")
             show(fig)
 
     button.on_click(serial(run))
-    controls = w.VBox([w.HBox([wid, load, sh]), w.HBox([vector, depth, adepth]), note,
-                       w.HBox([button, bar])])  # fmt: skip
+    controls = w.VBox([row([wid, load, sh]), row([vector, depth, adepth]), note,
+                       row([button, bar])])  # fmt: skip
     return w.VBox([controls, out])

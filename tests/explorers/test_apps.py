@@ -234,3 +234,54 @@ def test_the_across_app_shows_the_papers_claims_beside_our_verdicts(tmp_path):
             timeout=120_000
         )
         page.screenshot(path=SCREENSHOTS / "app_06_claims.png", full_page=True)
+
+
+def _header(page) -> list[str]:
+    """The column names of the map's table (the first table after its caption)."""
+    caption = page.get_by_text("the map's cells: the lowest mean")
+    table = caption.locator("xpath=following::table[1]")
+    return [c.strip() for c in table.locator("thead th").all_inner_texts()]
+
+
+def test_the_across_apps_map_axes_follow_the_group_without_a_console_error(tmp_path):
+    """Issue 52: choosing the co-allocation group gives the map the settings that group
+    varies (load x BSBW; its SH is one level), the map's table follows, and the page
+    logs no error on the console (nor an uncaught exception)."""
+    errors: list[str] = []
+    with opened(ROOT / "notebooks" / "apps" / "06_app.ipynb", tmp_path, 1800) as (page, _):
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.get_by_text("the map's cells: the lowest mean").wait_for(timeout=300_000)
+        assert _header(page)[1:3] == ["load", "SH"]
+        before = charts(page)
+        page.locator(".widget-dropdown", has_text="methods of").locator("select").select_option(
+            "co-allocation"
+        )
+        axes = page.locator(".widget-dropdown", has_text="map axes").locator("select")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('thead th')].some(t => t.innerText.trim()"
+            " === 'BSBW (Mbps)')",
+            timeout=120_000,
+        )
+        page.get_by_text("computing").wait_for(state="hidden", timeout=120_000)
+        assert axes.locator("option").all_inner_texts() == ["load x BSBW"]
+        assert _header(page)[1:3] == ["load", "BSBW (Mbps)"]
+        assert len(charts(page)) == 1 and charts(page) != before
+        assert real_drawing(charts(page)[0])
+        page.screenshot(path=SCREENSHOTS / "app_06_coallocation.png", full_page=True)
+    assert not errors, f"console errors: {errors[:5]}"
+
+
+def test_the_allocation_apps_sliders_are_long_enough_to_drag(tmp_path):
+    """Issue 52: app 03's long labels ("speed 1 (jobs/s per node)") squeezed the workload
+    and speed sliders' tracks to 20-35 px; every track is now at least 120 px (a row too
+    narrow for its sliders wraps)."""
+    with opened(ROOT / "notebooks" / "apps" / "03_app.ipynb", tmp_path) as (page, _):
+        page.get_by_text("the paper's Table 3 (this setting)").wait_for(timeout=300_000)
+        widths = page.locator(".widget-slider").evaluate_all(
+            "ss => ss.map(s => [s.innerText.split('\\n')[0],"
+            " s.querySelector('.slider-container').getBoundingClientRect().width])"
+        )
+        assert len(widths) == 10
+        short = [(label, round(px)) for label, px in widths if px < 120]
+        assert not short, f"slider tracks too short to drag: {short}"
