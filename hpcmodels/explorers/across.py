@@ -137,9 +137,11 @@ def _offer(dropdown: w.Dropdown, options: list) -> None:
     """New ``options``, keeping the current value where it is still offered, else the
     first (ipywidgets leaves the value unset otherwise)."""
     keep = dropdown.value
-    dropdown.options = options
     values = [o[1] if isinstance(o, tuple) else o for o in options]
-    dropdown.value = keep if keep in values else values[0]
+    with dropdown.hold_sync():  # options and choice in one message: the page got the choice
+        # of a list it did not have yet ("Cannot set properties of undefined")
+        dropdown.options = options
+        dropdown.value = keep if keep in values else values[0]
 
 
 def across_explorer(runs: pd.DataFrame) -> w.VBox:
@@ -204,8 +206,9 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
     def refresh_choices(*_):
         mine = group_runs()
         _offer(selection, _levels(mine, "selection"))
-        methods.options = _levels(mine, "method")
-        methods.value = tuple(methods.options)
+        with methods.hold_sync():
+            methods.options = _levels(mine, "method")
+            methods.value = tuple(methods.options)
         _offer(baseline, list(methods.options))
 
     def refresh_fixed(*_):
