@@ -128,8 +128,13 @@ def method_colour(name: str) -> str | None:
 
 
 def use_style() -> None:
-    """The house style: seaborn's whitegrid with a colour-blind palette."""
+    """The house style: seaborn's whitegrid with a colour-blind palette, and in a
+    notebook every table as :mod:`hpcmodels.tables` shows it ("—" for a missing value,
+    one precision per column, no row numbers, never wider than the page)."""
+    from .tables import use_tables
+
     sns.set_theme(style="whitegrid", palette="colorblind", context="notebook")
+    use_tables()
 
 
 def curves(

@@ -16,12 +16,12 @@ from ..errors import (
     InvalidType,
     check_bool,
     check_each,
-    check_frame,
     check_int,
     check_real,
     reworded,
 )
 from ..plots import show
+from ..tables import to_html
 
 __all__ = [
     "dropdown",
@@ -194,37 +194,10 @@ def hint() -> w.HTML:
     return w.HTML(value="")
 
 
-MISSING = "—"
-"""What an explorer's table shows for a missing value (never NaN or None)."""
-
-
 def table(frame: pd.DataFrame, index: bool = False) -> HTML:
-    """``frame`` as an explorer shows a table: missing values as "—", each column at
-    one precision (a float column at the most decimals any of its values needs, at most
-    four), the index only with ``index=True`` (a row number means nothing to a reader)
-    and no wider than the page (long text wraps; a wide table scrolls in its box).
-    ``frame`` is a pandas DataFrame and ``index`` a bool, else an
+    """``frame`` as an explorer shows a table (:func:`hpcmodels.tables.to_html`: missing
+    values as "—", each column at one precision, never wider than the page), the index
+    only with ``index=True`` (a row number means nothing to a reader). ``frame`` is a
+    pandas DataFrame and ``index`` a bool, else an
     :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""
-    check_frame("frame", frame, [])
-    index = check_bool("index", index)
-    formats = {c: _decimals(frame[c]) for c in frame.columns if frame[c].dtype.kind == "f"}
-    styler = frame.style.format(
-        {c: f"{{:,.{d}f}}" for c, d in formats.items()}, na_rep=MISSING
-    ).format(
-        lambda v: MISSING if v is None or v != v else v,
-        subset=[c for c in frame.columns if c not in formats],
-    )
-    if not index:
-        styler = styler.hide(axis="index")
-    styler = styler.set_table_styles([{"selector": "td, th", "props": "white-space: normal;"}])
-    return HTML(f'<div style="max-width: 100%; overflow-x: auto;">{styler.to_html()}</div>')
-
-
-def _decimals(column: pd.Series) -> int:
-    """The fewest decimals (0 to 4) that show every value of a float ``column`` as it
-    is (a column rounded to one decimal shows one)."""
-    values = column.dropna().to_numpy()
-    for d in range(5):
-        if (abs(values.round(d) - values) < 1e-9).all():
-            return d
-    return 4
+    return HTML(to_html(frame, index=check_bool("index", index)))

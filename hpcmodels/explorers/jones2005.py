@@ -22,7 +22,8 @@ from ..bounds import MAX_JOBS
 from ..errors import InvalidParameter, InvalidType, check_int, check_ints
 from ..papers import jones2005
 from ..plots import method_colour
-from .core import MISSING, figure, hint, live, row, show, slider, status_line
+from ..tables import MISSING
+from .core import figure, hint, live, row, show, slider, status_line
 from .core import table as core_table
 from .printed import Printed, beside_printed, stored_values
 
