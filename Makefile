@@ -19,7 +19,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name hpcmodels --display-name "Python (hpcmodels)"
 	touch $(STAMP)
 
-reproduce: $(STAMP)  ## run every notebook at its quick defaults, write figures/ and build/REPORT.md
+# warm first: compile and cache the kernels the apps run (numba's disk cache, ignored by git), so
+# that an app's first opening on a fresh clone loads them instead of compiling for minutes
+reproduce: $(STAMP)  ## compile the apps' kernels, run every notebook at its quick defaults, write figures/ and build/REPORT.md
+	$(PY) -m hpcmodels warm
 	$(PY) -m hpcmodels reproduce
 
 $(CHROMIUM):  ## root installs it; anyone else gets the browser tests skipped, told what to install

@@ -23,6 +23,7 @@ import argparse
 import ast
 import os
 import sys
+import time
 from pathlib import Path
 
 from .errors import check_bool
@@ -474,6 +475,24 @@ def check_build(folder: Path) -> None:
         )
 
 
+def warm_apps(apps: list[str]) -> int:
+    """Compile and cache the kernels of the apps ``apps`` (every app when empty; see
+    :mod:`hpcmodels.warm`). Non-zero when an app failed for another reason than a missing
+    workload log (that app cannot open here either; the line says which log)."""
+    from .warm import warm
+
+    start = time.perf_counter()
+    runs = warm(apps)
+    failed = [r.app for r in runs if r.error and not r.error.startswith("LogNotAvailable")]
+    compiled = sum(r.compiled for r in runs)
+    seconds = time.perf_counter() - start
+    print(f"warm: {len(runs)} apps in {seconds:.0f} s, {compiled} kernels compiled")
+    if failed:
+        print(f"warm: failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hpcmodels", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -529,6 +548,10 @@ def main(argv: list[str] | None = None) -> int:
     st = sub.add_parser("store", help="maintainers: re-run notebooks in place (stored outputs)")
     st.add_argument("notebooks", nargs="*", help="notebook names or prefixes (default: all)")
     sub.add_parser("site", help="a static offline site of the stored notebooks in build/site")
+    wa = sub.add_parser(
+        "warm", help="compile and cache the kernels the apps need (notebooks/apps), once, at set-up"
+    )
+    wa.add_argument("apps", nargs="*", help="app numbers such as 04 (default: every app)")
     args = parser.parse_args(argv)
     from .errors import HpcmodelsError
 
@@ -561,6 +584,8 @@ def _run(args: argparse.Namespace) -> int:
         return store(args.notebooks)
     if args.command == "verify":
         return verify(args.papers, sample=args.sample, seed=args.seed, scheduler=args.scheduler)
+    if args.command == "warm":
+        return warm_apps(args.apps)
     if args.command == "site":
         from .site import build_site
 

@@ -21,11 +21,22 @@ elsewhere and is not edited: nothing is done there.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import os
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ROOT", "STAMP", "kernel_sources", "fingerprint", "refresh"]
+__all__ = [
+    "ROOT",
+    "STAMP",
+    "Compilations",
+    "compilations",
+    "kernel_sources",
+    "fingerprint",
+    "refresh",
+]
 
 ROOT = Path(__file__).resolve().parent
 STAMP = "kernel-sources.sha256"
@@ -137,3 +148,26 @@ def refresh(root: Path = ROOT) -> int:
     except OSError:  # read-only: numba caches elsewhere, and nobody edits this copy
         return 0
     return deleted
+
+
+@dataclass
+class Compilations:
+    """How many kernels numba compiled (rather than loaded from its cache) inside a
+    :func:`compilations` block; final when the block ends."""
+
+    count: int = 0
+
+
+@contextlib.contextmanager
+def compilations() -> Iterator[Compilations]:
+    """Count the kernels numba compiles inside the block (its ``numba:compile`` events,
+    one per signature compiled, callees included; a signature loaded from the disk cache
+    or already compiled in this process counts none)."""
+    from numba.core import event
+
+    counted = Compilations()
+    with event.install_recorder("numba:compile") as recorder:
+        try:
+            yield counted
+        finally:
+            counted.count = sum(1 for _, ev in recorder.buffer if ev.is_start)
