@@ -16,7 +16,7 @@ import pytest
 from hpcmodels import cli
 from hpcmodels.errors import InvalidParameter, InvalidType
 from hpcmodels.kernel_cache import compilations
-from hpcmodels.warm import APPS, app_notebooks, describe, run_app, warm
+from hpcmodels.warm import APPS, AppRun, app_notebooks, describe, run_app, warm
 
 ROOT = Path(__file__).resolve().parents[1]
 NUMBERS = [p.name[:2] for p in sorted(APPS.glob("[0-9][0-9]_app.ipynb"))]
@@ -129,3 +129,13 @@ def test_a_notebook_or_folder_that_is_not_there_is_refused(tmp_path):
 def test_the_command_refuses_an_unknown_app_in_one_sentence(capsys):
     assert cli.main(["warm", "99"]) == 2
     assert "python -m hpcmodels warm: apps must name apps of" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [("", 0), ("LogNotAvailable: SDSC-SP2 is not here", 0), ("RuntimeError: broken", 1)],
+)
+def test_the_command_fails_for_a_broken_app_not_for_a_missing_log(monkeypatch, error, code):
+    """A missing workload log keeps its app from opening here too: set-up goes on."""
+    monkeypatch.setattr("hpcmodels.warm.warm", lambda apps: [AppRun("02", 1.0, 0, error)])
+    assert cli.main(["warm", "02"]) == code
