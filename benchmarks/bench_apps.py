@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
+from playwright.sync_api import TimeoutError as PageTimeout
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,18 +55,33 @@ def time_to_explorer(page, url: str, timeout: float = 900.0) -> float:
     return time.perf_counter() - start
 
 
-def measure(notebook: Path, copies: Path) -> tuple[float, float]:
+def open_page(browser, url: str, timeout: float) -> float:
+    """:func:`time_to_explorer` on a new page; a page that does not load within ``timeout``
+    seconds is opened once more on a new kernel, said in one line: under load, Voila 0.5
+    with ipykernel 7 sometimes never runs the notebook in a kernel it started (see
+    ``goto`` in tests/browser.py). The stuck kernel ran nothing, so the second opening is
+    no warmer than the first."""
+    for attempt in (1, 2):
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            return time_to_explorer(page, url, timeout)
+        except PageTimeout:
+            if attempt == 2:
+                raise
+            print(f"  {url} showed no control in {timeout:.0f} s: opened again", flush=True)
+        finally:
+            page.close()
+    raise AssertionError("unreachable")
+
+
+def measure(notebook: Path, copies: Path, timeout: float = 900.0) -> tuple[float, float]:
     """(first, warm) opening times of ``notebook``, served from a copy of its folder."""
     folder = copies / notebook.parent.name
     if not folder.exists():
         shutil.copytree(notebook.parent, folder)
     with voila_app(folder, None, name=notebook.name) as url, sync_playwright() as p:
         browser = launch(p)
-        times = []
-        for _ in range(2):
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            times.append(time_to_explorer(page, url))
-            page.close()
+        times = [open_page(browser, url, timeout) for _ in range(2)]
         browser.close()
     return times[0], times[1]
 
@@ -107,6 +123,19 @@ def main() -> None:
         default=None,
         help="open the apps on a fresh clone after its set-up step (default: without --quick)",
     )
+    parser.add_argument(
+        "--set-up",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="with --cold: run the set-up step first (--no-set-up: a fresh clone as it was "
+        "before issue 52, every app compiling its kernels at its first opening)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=300.0,
+        help="seconds an app's opening may take before it is opened again (default 300)",
+    )
     args = parser.parse_args()
     cold = not args.quick if args.cold is None else args.cold
     rows = []
@@ -115,13 +144,13 @@ def main() -> None:
         root = ROOT
         if cold:
             root = stack.enter_context(fresh_clone())
-            seconds = set_up(root)
-            print(
-                f"set-up (python -m hpcmodels warm) on a fresh clone: {seconds:.0f} s", flush=True
-            )
+            after = "with no set-up step"
+            if args.set_up:
+                after = f"after set-up (python -m hpcmodels warm, {set_up(root):.0f} s)"
+            print(f"a fresh clone, {after}", flush=True)
         for app in sorted((root / "notebooks" / "apps").glob("[0-9][0-9]_app.ipynb")):
             number = app.name[:2]
-            first, warm = measure(app, copies)
+            first, warm = measure(app, copies, timeout=args.timeout)
             row = {"notebook": number}
             if cold:
                 row |= {
@@ -145,9 +174,7 @@ def main() -> None:
     print(f"\nevery app within 15 s (warm): {bool((table['app: warm (s)'] <= 15).all())}")
     if cold:
         within = bool((table["app: cold (s)"] <= COLD_TARGET).all())
-        print(
-            f"every app within {COLD_TARGET:.0f} s cold, after set-up ({seconds:.0f} s): {within}"
-        )
+        print(f"every app within {COLD_TARGET:.0f} s cold, {after}: {within}")
 
 
 if __name__ == "__main__":
