@@ -16,6 +16,10 @@ deletes the package's cached kernels, which then compile again from today's sour
 (about 3 minutes here, once per edit). An edit to a module no kernel can reach (the
 report, the CLI, the notebooks) keeps the cache. A read-only install keeps its cache
 elsewhere and is not edited: nothing is done there.
+
+:func:`compilations` counts the kernels numba compiles in a block rather than loading
+them from this cache (``python -m hpcmodels warm`` reports it per app,
+:mod:`hpcmodels.warm`).
 """
 
 from __future__ import annotations
