@@ -152,8 +152,11 @@ def test_full_computes_the_store_then_the_quick_runs_beside_it(tmp_path, monkeyp
     )
     assert header in report
     lines = report.splitlines()
-    at = next(k for k, line in enumerate(lines)
-              if line.startswith("| [Section 6.3 (one pass): migration_only ATT (s)]"))  # fmt: skip
+    at = next(
+        k
+        for k, line in enumerate(lines)
+        if line.startswith("| [Section 6.3 (one pass): migration_only ATT (s)]")
+    )
     row = lines[at]
     assert " ± " in row and "| differs |" in row  # the paper scale: 2 replicates
     note = re.search(r"\) \[(\d+)\] \|", row).group(1)

@@ -272,5 +272,13 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
                 print(f"every method against {baseline.value}: {len(paired)} rows, {shown}")
 
     live(update, [metric, group, selection, axes, fixed, methods, baseline, every], status)
-    return w.VBox([row([metric, group, selection, status]), row([axes, fixed, baseline]),
-                   methods, every, note, out])  # fmt: skip
+    return w.VBox(
+        [
+            row([metric, group, selection, status]),
+            row([axes, fixed, baseline]),
+            methods,
+            every,
+            note,
+            out,
+        ]
+    )

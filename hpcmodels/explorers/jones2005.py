@@ -186,9 +186,11 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
         with out:
             out.clear_output(wait=True)
             best = table.loc[["a1", "b1", "b2", "b3", "b4"], "att"].idxmin()
-            print(f"BSBW {bw.value:.0f} Mbps, LSLT {level.value:.0%}, chunk {chunk_size.value:.0%}, "
-                  f"{count.value} clusters of {jobs_per_cluster:,} jobs each (the paper: "
-                  f"400,000): best module {best.upper()}")  # fmt: skip
+            print(
+                f"BSBW {bw.value:.0f} Mbps, LSLT {level.value:.0%}, chunk {chunk_size.value:.0%}, "
+                f"{count.value} clusters of {jobs_per_cluster:,} jobs each (the paper: "
+                f"400,000): best module {best.upper()}"
+            )
             none = f"{MISSING} where none is co-allocated"
             print(f"penalty: the mean slowdown of co-allocated jobs ({none})")
             names = [STRATEGY_NAMES[s] for s in table.index]

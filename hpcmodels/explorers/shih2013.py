@@ -241,6 +241,7 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
             show(fig)
 
     button.on_click(serial(run))
-    controls = w.VBox([row([wid, load, sh]), row([vector, depth, adepth]), note,
-                       row([button, bar])])  # fmt: skip
+    controls = w.VBox(
+        [row([wid, load, sh]), row([vector, depth, adepth]), note, row([button, bar])]
+    )
     return w.VBox([controls, out])

@@ -16,8 +16,9 @@ from hpcmodels.tables import MISSING
 
 
 def test_a_table_shows_blanks_not_nan_one_precision_per_column_and_no_row_numbers():
-    frame = pd.DataFrame({"method": ["TLA", None], "wait (s)": [12.5, math.nan],
-                          "share": [0.25, 0.125]})  # fmt: skip
+    frame = pd.DataFrame(
+        {"method": ["TLA", None], "wait (s)": [12.5, math.nan], "share": [0.25, 0.125]}
+    )
     html = table(frame).data
     assert "nan" not in html.lower() and "None" not in html
     assert html.count(MISSING) == 2
@@ -27,10 +28,13 @@ def test_a_table_shows_blanks_not_nan_one_precision_per_column_and_no_row_number
     assert "<th>TLA</th>" in table(frame.set_index("method"), index=True).data
 
 
-@pytest.mark.parametrize("frame, index, error, message", [
-    ("a.csv", False, InvalidType, "frame must be a pandas DataFrame"),
-    (pd.DataFrame({"a": [1]}), "yes", InvalidParameter, "index"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "frame, index, error, message",
+    [
+        ("a.csv", False, InvalidType, "frame must be a pandas DataFrame"),
+        (pd.DataFrame({"a": [1]}), "yes", InvalidParameter, "index"),
+    ],
+)
 def test_a_table_refuses_bad_input_naming_the_argument(frame, index, error, message):
     with pytest.raises(error, match=message):
         table(frame, index)
@@ -56,17 +60,33 @@ def test_the_map_axes_are_the_settings_the_group_varies():
 
 
 def test_the_map_table_has_a_row_per_cell_with_units():
-    wins = pd.DataFrame({"workload": ["W"] * 2, "load": ["low", "high"], "sh": [0.1] * 2,
-                         "bsbw": [200.0, 800.0], "selection": ["FCFS"] * 2,
-                         "winner": ["A1", "B3"], "runner_up": ["B3", None],
-                         "margin": [-12.34, 0.0], "ci": [3.21, 0.0],
-                         "relative": [-0.2512, 0.0], "clear": [True, False]})  # fmt: skip
+    wins = pd.DataFrame(
+        {
+            "workload": ["W"] * 2,
+            "load": ["low", "high"],
+            "sh": [0.1] * 2,
+            "bsbw": [200.0, 800.0],
+            "selection": ["FCFS"] * 2,
+            "winner": ["A1", "B3"],
+            "runner_up": ["B3", None],
+            "margin": [-12.34, 0.0],
+            "ci": [3.21, 0.0],
+            "relative": [-0.2512, 0.0],
+            "clear": [True, False],
+        }
+    )
     shown = map_table(wins, "load", "bsbw", "att")
     assert list(shown.columns) == [
-        "workload", "load", "BSBW (Mbps)", "lowest mean", "runner-up",
-        "difference (% of the runner-up's mean)", "mean paired difference (s)",
-        "95 % half-width (s)", "verdict",
-    ]  # fmt: skip
+        "workload",
+        "load",
+        "BSBW (Mbps)",
+        "lowest mean",
+        "runner-up",
+        "difference (% of the runner-up's mean)",
+        "mean paired difference (s)",
+        "95 % half-width (s)",
+        "verdict",
+    ]
     assert shown.iloc[0].tolist()[3:] == ["A1", "B3", -25.1, -12.3, 3.2, "clear win"]
     assert shown.iloc[1]["verdict"] == "within noise"
     with pytest.raises(InvalidParameter, match="metric"):

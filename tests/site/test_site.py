@@ -21,9 +21,13 @@ from hpcmodels.site import ROOT, build_site, stage
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
-PAPERS = {"shih2013": "Shih et al. 2013", "huang2006": "Huang & Chang 2006",
-          "he2006": "He et al. 2006", "jones2005": "Jones et al. 2005",
-          "filippopoulos": "Filippopoulos & Karatza"}  # fmt: skip
+PAPERS = {
+    "shih2013": "Shih et al. 2013",
+    "huang2006": "Huang & Chang 2006",
+    "he2006": "He et al. 2006",
+    "jones2005": "Jones et al. 2005",
+    "filippopoulos": "Filippopoulos & Karatza",
+}
 
 
 def _results(folder: Path) -> Path:
@@ -68,9 +72,14 @@ def test_staging_adds_how_to_open_live_and_a_report_page_per_paper(tmp_path):
 
 
 def _pages(site: Path) -> list[Path]:
-    return [site / "index.html", site / "report.html", site / "readings.html",
-            site / "architecture.html", *(site / "notebooks" / f"{n}.html" for n in NOTEBOOKS),
-            *(site / "report" / f"{p}.html" for p in PAPERS)]  # fmt: skip
+    return [
+        site / "index.html",
+        site / "report.html",
+        site / "readings.html",
+        site / "architecture.html",
+        *(site / "notebooks" / f"{n}.html" for n in NOTEBOOKS),
+        *(site / "report" / f"{p}.html" for p in PAPERS),
+    ]
 
 
 def test_every_page_loads_offline_with_its_figures_and_working_links(site):
@@ -149,8 +158,11 @@ def test_each_notebooks_exercise_answers_are_hidden_until_shown(site, name):
 def _explorer_calls(name: str) -> list[str]:
     """The explorers notebook ``name`` calls, one code cell each (``xyz_explorer(...)``)."""
     cells = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())["cells"]
-    calls = (re.match(r"\s*(\w+_explorer)\(", "".join(c["source"])) for c in cells
-             if c["cell_type"] == "code")  # fmt: skip
+    calls = (
+        re.match(r"\s*(\w+_explorer)\(", "".join(c["source"]))
+        for c in cells
+        if c["cell_type"] == "code"
+    )
     return [m.group(1) for m in calls if m]
 
 
