@@ -13,7 +13,13 @@ import pytest
 
 from hpcmodels.errors import InvalidParameter, InvalidType
 from hpcmodels.papers.report import Collector, compare_value, not_run, write_report
-from hpcmodels.papers.report_pages import markdown_tables, picture, verdict_counts
+from hpcmodels.papers.report_pages import (
+    html_tables,
+    markdown_tables,
+    picture,
+    verdict_counts,
+    write_site_report,
+)
 from hpcmodels.papers.report_tables import (
     MISSING,
     compact,
@@ -183,3 +189,24 @@ def test_a_kind_the_report_does_not_know_is_refused():
     ).assign(kind="speed")
     with pytest.raises(InvalidParameter, match="kind 'speed' is not one of"):
         compact(frame)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: html_tables("rows", "nb.html"), InvalidType, "rows must be a pandas DataFrame"),
+        (lambda: html_tables(pd.DataFrame({"item": ["a"]}), "x"), InvalidParameter, "rows lacks"),
+        (lambda: verdict_counts(None), InvalidType, "rows must be a pandas DataFrame"),
+        (lambda: picture(pd.DataFrame(), "t", "x.png"), InvalidParameter, "rows lacks"),
+        (
+            lambda: picture(_rows(compare_value("T", "q", "1", 1.0, kind="time")), "t", ""),
+            InvalidParameter,
+            "path",
+        ),
+        (lambda: write_site_report("", "site"), InvalidParameter, "results_dir"),
+        (lambda: write_site_report("results", math.nan), InvalidType, "folder"),
+    ],
+)
+def test_the_site_report_refuses_bad_input_naming_it(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
