@@ -29,6 +29,7 @@ __all__ = [
     "module_lines",
     "surface_panels",
     "win_map_panels",
+    "tornado",
     "METHOD_COLOURS",
     "method_colour",
 ]
@@ -638,3 +639,70 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
     fig.text(0.01, 0.01, CELL_NUMBER, fontsize="small", ha="left", va="bottom")
     fig.set_layout_engine("tight", rect=(0, 0.07, 1, 1))  # room for the line below
     return fig
+
+
+TORNADO_COLUMNS = ["reading", "change", "low", "high"]
+
+
+def tornado(
+    effects: pd.DataFrame,
+    *,
+    title: str = "",
+    needed: float | None = None,
+    tolerance: float | None = None,
+    unit: str = "",
+    ax: plt.Axes | None = None,
+) -> plt.Axes:
+    """A tornado chart of one cell: each reading (a row of ``effects``) against the
+    change it makes to the cell, with its paired 95 % interval, the largest change on
+    top. ``effects`` has columns ``reading`` (text), ``change``, ``low``, ``high``
+    (numbers: the mean paired change and its interval; low <= change <= high).
+    ``needed`` (paper - ours at the default, drawn as a dashed line) and ``tolerance``
+    (the verdict's band around it, shaded) say how far a reading would have to move the
+    cell to match; ``unit`` labels the axis. Returns the axes drawn on."""
+    check_frame("effects", effects, TORNADO_COLUMNS)
+    if effects.empty:
+        raise InvalidParameter("effects is empty: a tornado chart needs at least one reading")
+    numbers = effects[["change", "low", "high"]].apply(pd.to_numeric, errors="coerce")
+    if not np.isfinite(numbers.to_numpy(float)).all():
+        raise InvalidParameter("effects' change, low and high must be finite numbers")
+    if ((numbers["low"] > numbers["change"]) | (numbers["change"] > numbers["high"])).any():
+        raise InvalidParameter("effects must have low <= change <= high on every row")
+    for name, value in (("needed", needed), ("tolerance", tolerance)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value)
+        ):
+            raise InvalidParameter(f"{name} must be a finite number or None, got {value!r}")
+    if tolerance is not None and tolerance < 0:
+        raise InvalidParameter(f"tolerance must be >= 0, got {tolerance!r}")
+    order = numbers["change"].abs().sort_values().index
+    frame = numbers.loc[order]
+    labels = effects.loc[order, "reading"].astype(str)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 0.45 * len(frame) + 1.4))
+    ys = np.arange(len(frame))
+    towards = (
+        np.sign(frame["change"]) == np.sign(needed) if needed else np.zeros(len(frame), dtype=bool)
+    )
+    colours = np.where(towards, "#009e73", "#999999")
+    ax.barh(ys, frame["change"], color=colours, height=0.6)
+    ax.errorbar(
+        frame["change"],
+        ys,
+        xerr=[frame["change"] - frame["low"], frame["high"] - frame["change"]],
+        fmt="none",
+        ecolor="black",
+        capsize=3,
+        lw=1,
+    )
+    ax.axvline(0, color="black", lw=0.8)
+    if needed is not None:
+        if tolerance:
+            ax.axvspan(needed - tolerance, needed + tolerance, color="#f0e442", alpha=0.35)
+        ax.axvline(needed, color="#d55e00", ls="--", lw=1.2, label="paper - ours (default)")
+        ax.legend(fontsize="small", loc="best")
+    ax.set_yticks(ys, labels, fontsize="small")
+    ax.set_xlabel(f"change from the default reading{f' ({unit})' if unit else ''}")
+    if title:
+        ax.set_title(title, fontsize="medium")
+    return ax

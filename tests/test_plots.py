@@ -179,3 +179,57 @@ def test_every_method_of_the_suite_has_its_own_colour_within_its_group():
 def test_a_win_map_says_what_its_numbers_are():
     fig = plots.win_map_panels(_wins())
     assert plots.CELL_NUMBER in [t.get_text() for t in fig.texts]
+
+
+def _effects():
+    return pd.DataFrame(
+        {
+            "reading": ["ties to the last cluster", "requested times", "larger root"],
+            "change": [0.5, -3.0, 1.5],
+            "low": [0.1, -3.6, 1.0],
+            "high": [0.9, -2.4, 2.0],
+        }
+    )
+
+
+def test_a_tornado_chart_puts_the_largest_change_on_top_and_colours_moves_towards_the_paper():
+    ax = plots.tornado(_effects(), title="A1", needed=-6.0, tolerance=2.0, unit="points")
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ["ties to the last cluster", "larger root", "requested times"]
+    widths = [bar.get_width() for bar in ax.patches if hasattr(bar, "get_width")][:3]
+    assert widths == [0.5, 1.5, -3.0]
+    colours = [bar.get_facecolor()[:3] for bar in ax.patches[:3]]
+    green = matplotlib.colors.to_rgb("#009e73")
+    assert [c == green for c in colours] == [False, False, True]
+    assert "points" in ax.get_xlabel()
+    plt.close(ax.figure)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (dict(change=[np.nan, 0, 0]), "finite"),
+        (dict(low=[0.6, -3.6, 1.0]), "low <= change <= high"),
+        (dict(reading=None), "reading"),
+    ],
+)
+def test_a_tornado_chart_refuses_bad_effects_naming_them(change, message):
+    effects = _effects()
+    for column, values in change.items():
+        if values is None:
+            effects = effects.drop(columns=column)
+        else:
+            effects[column] = values
+    with pytest.raises(InvalidParameter, match=message):
+        plots.tornado(effects)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), True, "3", float("inf")])
+def test_a_tornado_chart_refuses_a_needed_change_that_is_not_a_number(bad):
+    with pytest.raises(InvalidParameter, match="needed"):
+        plots.tornado(_effects(), needed=bad)
+
+
+def test_a_tornado_chart_refuses_an_empty_frame():
+    with pytest.raises(InvalidParameter, match="empty"):
+        plots.tornado(_effects().head(0))
