@@ -91,8 +91,11 @@ def ensemble_points() -> list[dict]:
     model's seed ``r``). Section 5 (Figs. 8, 10-13): each study of
     :data:`SECTION5_RUNS` over its whole grid, SH = 0, :data:`SECTION5_REPLICATES`
     replicates (the same jobs as Table 4's replicate ``r``; Fig. 8 also draws its
-    estimates with seed ``r``). A workload whose log is missing has no points (its rows
-    say ``not run``). Every point carries the same keys; Table 4's take TLA's defaults."""
+    estimates with seed ``r``). The readings study (:mod:`.readings`, issue 53): each
+    alternative reading on each residual cell, replicates 0-9 of Table 4's. A workload
+    whose log is missing has no points (its rows say ``not run``). Table 4's and Section
+    5's points carry the same keys (Table 4's take TLA's defaults); a readings point
+    carries ``reading`` instead of TLA's knobs."""
     default = dict(factor=None, depth=ALL_WAITING, policy="fastest_first", allocation_depth=1)
     points = [
         dict(study="table4", wid=w.wid, load=load, sh=sh, replicate=r, **default)
@@ -110,6 +113,13 @@ def ensemble_points() -> list[dict]:
             for r in range(SECTION5_REPLICATES)
             for setting in _section5_settings(study)
         ]
+    from .readings import reading_points
+
+    points += [
+        dict(study="readings", **point)
+        for point in reading_points()
+        if _missing(point["wid"], ENSEMBLE_JOBS.get(point["wid"][0]), 0) is None
+    ]
     return points
 
 
@@ -123,13 +133,21 @@ def ensemble_point(
     depth: int = ALL_WAITING,
     policy: str = "fastest_first",
     allocation_depth: int = 1,
+    reading: str | None = None,
 ) -> dict:
     """One paper-scale single run, ``{item key: value}``: a Table 4 replicate
-    (:func:`table4_point`) or a Section 5 one (:func:`section5_point`)."""
+    (:func:`table4_point`), a Section 5 one (:func:`section5_point`) or a residual cell
+    under an alternative reading (:func:`.readings.reading_point`)."""
     if study == "table4":
         return table4_point(wid, load, sh, replicate)
+    if study == "readings":
+        from .readings import reading_point
+
+        return reading_point(wid, load, sh, replicate, reading)
     if study not in SECTION5_RUNS:
-        raise InvalidParameter(f"study {study!r}: choose 'table4' or one of {list(SECTION5_RUNS)}")
+        raise InvalidParameter(
+            f"study {study!r}: choose 'table4', 'readings' or one of {list(SECTION5_RUNS)}"
+        )
     return section5_point(
         study,
         wid,
@@ -237,7 +255,12 @@ def section5_point(
 
 def ensemble_cost(point: dict) -> float:
     """Relative cost of recomputing a point: TLA at high load dominates; Section 5's
-    points run at high load."""
-    return {"low": 1.0, "medium": 3.0, "high": 20.0}[point["load"]] * (
-        2.0 if _trace(point["wid"]) else 1.0
+    points run at high load; a reading that reruns TLA alone costs about half."""
+    from .readings import READINGS
+
+    reading = READINGS.get(point.get("reading") or "")
+    return (
+        {"low": 1.0, "medium": 3.0, "high": 20.0}[point["load"]]
+        * (2.0 if _trace(point["wid"]) else 1.0)
+        * (0.5 if reading is not None and reading.tla_only else 1.0)
     )
