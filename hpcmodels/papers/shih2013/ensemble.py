@@ -4,6 +4,7 @@ the Section 5 studies), on the replicates of :mod:`hpcmodels.papers.ensemble`.""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ...bounds import MAX_REPLICATES
@@ -41,6 +42,13 @@ def replicate_jobs(wid: str, load: str, replicate: int) -> pd.DataFrame:
     jobs = _jobs(wid, load, None, 0).copy()
     jobs["runtime"] = jobs["runtime"] * runtime_scale(replicate)
     return jobs
+
+
+def tla_improvement(means: np.ndarray) -> np.ndarray:
+    """TLA's improvement over the best of BF, FF and AI2 (Table 4), per row of method
+    means in :data:`~.published.METHODS` order: ``100 (best - TLA) / best``."""
+    best = means[:, :3].min(axis=1)
+    return 100 * (best - means[:, 3]) / best
 
 
 def ensemble_key(item: str, wid: str, load: str, sh: float, what: str) -> str:

@@ -19,17 +19,12 @@ from .ensemble import (
     _depth_label,
     _trace,
     ensemble_key,
+    tla_improvement,
 )
 from .published import FIG10_ACTIVATIONS, LOADS, METHODS, TABLE4, TABLE5, paper_claim
+from .reading_effects import reading_cause, reading_effects
 from .rows import _NOT_FOUND, SDSC_INPUT, claim_rows
 from .workloads import _missing
-
-
-def _improvement(means: np.ndarray) -> np.ndarray:
-    """TLA's improvement over the best of BF, FF and AI2 (Table 4), per row of method
-    means in :data:`METHODS` order: ``100 (best - TLA) / best``."""
-    best = means[:, :3].min(axis=1)
-    return 100 * (best - means[:, 3]) / best
 
 
 def _att_table(store: pd.DataFrame, wid: str, load: str, sh: float) -> np.ndarray | None:
@@ -50,7 +45,7 @@ def table4_improvements(store: pd.DataFrame, wid: str, load: str, sh: float) -> 
         if not isinstance(value, str):
             raise InvalidType(f"{name} must be a string, got {value!r}")
     table = _att_table(store, wid, load, check_real("sh", sh, at_least=0))
-    return None if table is None else _improvement(table)
+    return None if table is None else tla_improvement(table)
 
 
 def _replicates_note(wid: str, n: int) -> str:
@@ -70,6 +65,11 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     Fig. 7's spread over the 20 vectors of every SH > 0 configuration."""
     from ..ensemble import ensemble_statistic, ensemble_value, paired_claim, with_replicates
     from ..store import values
+
+    effects = reading_effects(store)
+
+    def cause(item: str, quantity: str, otherwise: str) -> str:
+        return reading_cause(effects, item, quantity) or otherwise
 
     rows, gains, losses, unresolved, spreads, paired_runs = [], {}, [], [], [], []
     for (wid, load, sh), paper in TABLE4.items():
@@ -92,12 +92,12 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             quantity,
             paper,
             table,
-            _improvement,
+            tla_improvement,
             kind="percent",
             k=k,
             other_input=SDSC_INPUT if wid in ("A1", "A2") else "",
             note=_replicates_note(wid, len(table)),
-            cause=_NOT_FOUND,
+            cause=cause("Table 4", quantity, _NOT_FOUND),
             deterministic=sh == 0 and wid in ("A1", "A2"),  # a trace, speeds all 1
         )
         if wid in ("E1", "E2"):
@@ -165,7 +165,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                         k=1,
                         other_input=SDSC_INPUT,
                         note="whole trace, one run per replicate",
-                        cause=_NOT_FOUND,
+                        cause=cause("Table 5", key.split(" | ")[1], _NOT_FOUND),
                         deterministic=True,  # A2 at SH 0
                     )
                 )
@@ -188,7 +188,11 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                     k=1,
                     other_input=SDSC_INPUT,
                     note=reading,
-                    cause="cause not identified; no other reading of 'activated' was computed",
+                    cause=cause(
+                        "Fig. 10",
+                        key.split(" | ")[1],
+                        "cause not identified; no other reading of 'activated' was computed",
+                    ),
                     deterministic=True,  # A1 at SH 0
                 )
             )
