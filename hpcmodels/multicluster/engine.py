@@ -76,7 +76,9 @@ from .state import (
     TLA_ACTIVATIONS,
     TLA_CHANGES,
     TLA_DEPTH,
+    TLA_DISTINCT,
     TLA_METRIC,
+    TLA_TWO_FIT,
     State,
     new_state,
     set_split_buffers,
@@ -753,7 +755,10 @@ def _finish(run: _Run) -> Result:
         counters["module_calls"] = int(state.ctr[MODULE_CALLS])
     if alloc == TLA:
         counters.update(
-            tla_activations=int(state.ctr[TLA_ACTIVATIONS]), tla_changes=int(state.ctr[TLA_CHANGES])
+            tla_activations=int(state.ctr[TLA_ACTIVATIONS]),
+            tla_changes=int(state.ctr[TLA_CHANGES]),
+            tla_two_fit=int(state.ctr[TLA_TWO_FIT]),
+            tla_distinct=int(state.ctr[TLA_DISTINCT]),
         )
     return Result(out, metrics, run.clusters, _sparse_allocation(state, keep, cap.size), counters)
 

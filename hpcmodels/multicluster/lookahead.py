@@ -54,8 +54,10 @@ from .state import (
     TLA_ADEPTH,
     TLA_CHANGES,
     TLA_DEPTH,
+    TLA_DISTINCT,
     TLA_METRIC,
     TLA_POLICY,
+    TLA_TWO_FIT,
 )
 from .system import MAX_PROCS, cluster_arrays, cluster_list
 from .tla_branch import ATT, SCORE_RTOL, _cost, branch_scratch, release_heap, simulate_branch
@@ -170,6 +172,17 @@ def _shallow(speed, free, p, submit, estimate, t, allowed, metric):
 
 
 @numba.njit(cache=True)
+def _tells_apart(scores, best):
+    """Whether some fitting cluster (a finite score) scores worse than the winner
+    ``best`` beyond the comparison's tolerance: the look-ahead told clusters apart."""
+    limit = scores[best] + SCORE_RTOL * abs(scores[best])
+    for c in range(scores.size):
+        if np.isfinite(scores[c]) and scores[c] > limit:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
 def tla_place(state, j, t, allowed):
     """TLA's cluster for waiting job ``j`` at ``t`` among the allowed clusters (-1 when it
     fits none). A plan left by an earlier decision at ``t`` (allocation depth > 1) is
@@ -186,6 +199,8 @@ def tla_place(state, j, t, allowed):
     for c in range(m):
         if allowed[c] and state.free[c] >= p:
             fits += 1
+    if fits >= 2:
+        state.ctr[TLA_TWO_FIT] += 1
     if fits < 2 or state.ctr[QLEN] < 2:  # no choice, or nothing else waits: fastest first
         return _fastest(state, p, allowed)
     heap0, n_rel, wprocs, wsubmit, west, wait = _gather(state, j, t, state.cfg[TLA_DEPTH])
@@ -217,6 +232,8 @@ def tla_place(state, j, t, allowed):
     )
     shallow = _shallow(state.speed, state.free, wprocs[0], wsubmit[0], west[0], t, allowed, metric)
     state.ctr[TLA_ACTIVATIONS] += 1
+    if _tells_apart(scores, best):
+        state.ctr[TLA_DISTINCT] += 1
     if best != shallow:  # another decision than simulation depth 1 (Figs. 10-11)
         state.ctr[TLA_CHANGES] += 1
     adepth = state.cfg[TLA_ADEPTH]

@@ -80,7 +80,9 @@ LINKS_DIRTY = 13  # bandwidth model: 1 when a co-allocated job started or ended 
 SLOWED = 14  # bandwidth model: 1 while some co-allocated job runs below full bandwidth
 MODULE_CALLS = 15  # co-allocation decisions asked of a bandwidth-aware module
 PLACED_SPLIT = 16  # sites of the split a bandwidth-aware module just placed (0: none)
-N_CTR = 17
+TLA_TWO_FIT = 17  # TLA decisions where at least two clusters fit, whatever else waits
+TLA_DISTINCT = 18  # look-ahead decisions whose scores tell two fitting clusters apart
+N_CTR = 19
 
 # values of ctr[REBUILD]
 FULL = 1  # predicted ends moved (or no profile yet): every reservation may change

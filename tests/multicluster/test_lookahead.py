@@ -222,6 +222,35 @@ def test_decisions_resumed_from_the_memo_equal_decisions_without_it(selection, o
         assert state.ctr[TLA_CHANGES] == res.counters["tla_changes"]
 
 
+@pytest.mark.parametrize("speeds", [(1.0, 1.0, 1.0), (1.0, 1.5, 2.0)])
+def test_the_activation_counters_nest_and_depth_one_tells_clusters_apart_only_by_speed(speeds):
+    """Shih 2013's 'activated' read three ways (issue 53): at least two clusters fit
+    (``tla_two_fit``) >= the look-ahead ran (``tla_activations``: two fit and another
+    job waits) >= its scores told two fitting clusters apart (``tla_distinct``). At
+    depth 1 a score is the job's own cost, so equal speeds never tell clusters apart
+    and distinct speeds always do."""
+    rng = np.random.default_rng(5)
+    n = 400
+    df = pd.DataFrame(
+        {
+            "submit": np.sort(rng.integers(0, 6000, n)).astype(float),
+            "runtime": rng.integers(1, 400, n).astype(float),
+            "procs": rng.integers(1, 9, n),
+        }
+    )
+    spec = [(12, s) for s in speeds]
+    for depth in (1, None):
+        res = simulate(df, clusters_of(spec), "fcfs", "tla", tla=TLAOptions(depth=depth))
+        c = res.counters
+        assert c["tla_two_fit"] >= c["tla_activations"] >= c["tla_distinct"] >= 0
+        assert c["tla_activations"] > 50
+        if depth == 1:
+            same = len(set(speeds)) == 1
+            assert c["tla_distinct"] == (0 if same else c["tla_activations"])
+        else:
+            assert c["tla_distinct"] > 0
+
+
 # ------------------------------------------------------------------ engine decisions
 
 

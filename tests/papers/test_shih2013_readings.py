@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from hpcmodels.errors import InvalidParameter
+from hpcmodels.papers.shih2013 import reading_conclusions as shih_conclusions
 from hpcmodels.papers.shih2013 import readings as R
 from hpcmodels.papers.shih2013.ensemble import ensemble_key, replicate_jobs, tla_improvement
 from hpcmodels.papers.shih2013.published import METHODS, TABLE4
@@ -176,13 +177,43 @@ def test_every_reading_point_names_a_residual_cell_and_a_reading_that_applies():
     points = R.reading_points()
     assert len(points) == len({tuple(p.values()) for p in points})
     for p in points:
-        assert R.READINGS[p["reading"]].applies(p["wid"], p["sh"])
-        assert (p["wid"], p["load"], p["sh"]) in R.READING_CELLS
+        reading = R.READINGS[p["reading"]]
+        assert reading.applies(p["wid"], p["sh"])
+        cell = (p["wid"], p["load"], p["sh"])
+        assert cell in (R.consistent_cells() if reading.parts else R.READING_CELLS)
     per = pd.DataFrame(points).groupby(["wid", "load", "sh", "reading"]).size()
     assert (per == R.READING_REPLICATES).all() and R.READING_REPLICATES >= 10
+    # the consistent set runs every Table 4 cell of its workloads, matching or not
+    assert len(R.cells_of("open_readings")) == 4 * 3 * 3 + 1
+
+
+def test_every_paper_scale_row_without_a_cause_is_a_residual_cell():
+    """The readings cover every paper-scale row of Shih whose reason would otherwise end
+    in 'cause not identified' (the committed store's rows)."""
+    from hpcmodels.papers.store import paper_scale
+
+    rows = paper_scale("shih2013")
+    if rows is None:
+        pytest.skip("no committed Shih store")
+    for row in rows.itertuples():
+        reason = str(row.reason)
+        if "cause not identified" in reason:
+            assert "readings tried" in reason, (row.item, row.quantity)
 
 
 @pytest.mark.parametrize("bad", [None, "store", pd.DataFrame({"item": ["x"]})])
 def test_the_effects_refuse_a_store_that_is_not_one(bad):
     with pytest.raises((InvalidParameter, TypeError)):
         reading_effects(bad)
+
+
+def test_the_conclusions_name_the_closest_reading_and_say_whether_it_explains_the_row():
+    effects = reading_effects(_store())
+    line = shih_conclusions(effects).iloc[0]
+    assert line["closest"] == R.READINGS["ties_last"].label
+    assert line["readings"] == 1
+    assert line["conclusion"].startswith(
+        "explained by" if effects["within"].iloc[0] else "not explained"
+    )
+    with pytest.raises(InvalidParameter):
+        shih_conclusions(effects.drop(columns="within"))

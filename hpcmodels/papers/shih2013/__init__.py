@@ -63,6 +63,8 @@ from .published import (
     Workload,
     paper_claim,
 )
+from .reading_effects import consistent_set, reading_conclusions, reading_effects, tornado_charts
+from .readings import READING_CELLS, READING_REPLICATES, READINGS, reading_point, reading_points
 from .rows import (
     SDSC_INPUT,
     activation_rows,
@@ -121,6 +123,9 @@ __all__ = [
     "LOADS",
     "METHODS",
     "R2_ACTUAL_END",
+    "READINGS",
+    "READING_CELLS",
+    "READING_REPLICATES",
     "SDSC_INPUT",
     "SDSC_LOG",
     "SECTION5_CLAIMS",
@@ -139,6 +144,7 @@ __all__ = [
     "activation_rows",
     "claim_rows",
     "configuration_point",
+    "consistent_set",
     "decision_seconds",
     "depth_rows",
     "depth_study",
@@ -150,6 +156,10 @@ __all__ = [
     "improvement",
     "inaccuracy_study",
     "paper_claim",
+    "reading_conclusions",
+    "reading_effects",
+    "reading_point",
+    "reading_points",
     "replicate_jobs",
     "run_configurations",
     "scaled_jobs",
@@ -174,6 +184,7 @@ __all__ = [
     "table5_frame",
     "table5_rows",
     "tla_knob_study",
+    "tornado_charts",
     "vector_spread",
     "workload_jobs",
 ]

@@ -15,7 +15,7 @@ from ...errors import InvalidParameter, check_frame
 from ..report import TOLERANCES
 from .ensemble import ensemble_key, tla_improvement
 from .published import FIG10_ACTIVATIONS, METHODS, TABLE4, TABLE5
-from .readings import READING_CELLS, READING_REPLICATES, READINGS, reading_key
+from .readings import READING_CELLS, READING_REPLICATES, READINGS, cells_of, reading_key
 
 EFFECT_COLUMNS = [
     "item",
@@ -32,6 +32,7 @@ EFFECT_COLUMNS = [
     "high",
     "replicates",
     "within",
+    "residual",
 ]
 
 
@@ -138,15 +139,15 @@ def reading_effects(store: pd.DataFrame) -> pd.DataFrame:
     reading) has no row."""
     check_frame("store", store, ["item", "value", "replicate"])
     rows = []
-    for cell in READING_CELLS:
-        for item, quantity, kind, whats, keys, statistic in _targets(cell):
-            paper = _paper(item, quantity, cell)
-            tol = TOLERANCES[kind].of(paper)
-            for name, reading in READINGS.items():
+    for name, reading in READINGS.items():
+        for cell in cells_of(name):
+            for item, quantity, kind, whats, keys, statistic in _targets(cell):
                 tables = _columns(store, cell, name, whats, keys)
                 if tables is None:
                     continue
                 default, under = tables
+                paper = _paper(item, quantity, cell)
+                tol = TOLERANCES[kind].of(paper)
                 change, lo, hi = _paired(default, under, statistic)
                 base = float(statistic(default.mean(axis=0, keepdims=True))[0])
                 value = base + change
@@ -166,6 +167,7 @@ def reading_effects(store: pd.DataFrame) -> pd.DataFrame:
                         high=hi,
                         replicates=len(default),
                         within=bool(abs(value - paper) <= tol),
+                        residual=cell in READING_CELLS,
                     )
                 )
     return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
@@ -220,6 +222,70 @@ def effects_of(effects: pd.DataFrame, item: str, quantity: str) -> pd.DataFrame:
     return rows.reset_index(drop=True)
 
 
+def reading_conclusions(effects: pd.DataFrame) -> pd.DataFrame:
+    """One line per residual row of ``effects``: the paper's value, ours at the default
+    (the replicates the readings ran on), the reading that brings the row closest to
+    the paper and its value, how many readings were tried, and the conclusion in words
+    ("explained by ..." when a reading reaches the tolerance, else "not explained: ...")."""
+    check_frame("effects", effects, EFFECT_COLUMNS)
+    out = []
+    residual = effects[effects["residual"].astype(bool)]
+    for (item, quantity), rows in residual.groupby(["item", "quantity"], sort=False):
+        paper, tol = float(rows["paper"].iloc[0]), float(rows["tolerance"].iloc[0])
+        default = float(rows["default"].iloc[0])
+        closest = rows.loc[(rows["value"] - paper).abs().idxmin()]
+        fits = rows[rows["within"]]
+        towards = rows[np.sign(rows["change"]) == np.sign(paper - default)]
+        if not fits.empty:
+            said = "explained by " + ", ".join(fits["label"])
+            said += " (the text argues against it)" if fits["settled"].all() else ""
+        else:
+            said = (
+                f"not explained: {len(towards)} of {len(rows)} readings move it towards the "
+                f"paper, the closest ends {abs(closest['value'] - paper):.3g} away "
+                f"(tolerance {tol:g})"
+            )
+        out.append(
+            dict(
+                item=item,
+                quantity=quantity,
+                paper=paper,
+                ours=default,
+                closest=closest["label"],
+                closest_value=float(closest["value"]),
+                readings=len(rows),
+                conclusion=said,
+            )
+        )
+    return pd.DataFrame(out)
+
+
+def consistent_set(effects: pd.DataFrame, reading: str = "open_readings") -> pd.DataFrame:
+    """What one consistent set of readings (``reading``, a combination) does to every
+    Table 4 cell it ran on, residual or matching today: the paper's value, ours at the
+    default and under the set (the same replicates), whether each lies within the
+    report's tolerance, and the change with its paired 95 % interval."""
+    check_frame("effects", effects, EFFECT_COLUMNS)
+    rows = effects[(effects["reading"] == reading) & (effects["item"] == "Table 4")]
+    if rows.empty:
+        raise InvalidParameter(f"no run of reading {reading!r} on Table 4 in the effects")
+    within = lambda v: (v - rows["paper"]).abs() <= rows["tolerance"]  # noqa: E731
+    return pd.DataFrame(
+        {
+            "quantity": rows["quantity"].str.replace(": TLA improvement %", "", regex=False),
+            "residual": rows["residual"].astype(bool),
+            "paper": rows["paper"],
+            "default": rows["default"],
+            "under the set": rows["value"],
+            "change": rows["change"],
+            "low": rows["low"],
+            "high": rows["high"],
+            "within (default)": within(rows["default"]),
+            "within (set)": within(rows["value"]),
+        }
+    ).reset_index(drop=True)
+
+
 def tornado_charts(effects: pd.DataFrame, *, columns: int = 2):
     """One tornado chart (:func:`hpcmodels.plots.tornado`) per residual row of
     ``effects``: each reading's change with its paired 95 % interval, the change the
@@ -230,7 +296,8 @@ def tornado_charts(effects: pd.DataFrame, *, columns: int = 2):
     from ...plots import tornado
 
     check_frame("effects", effects, EFFECT_COLUMNS)
-    cells = effects.drop_duplicates(["item", "quantity"])[["item", "quantity"]]
+    residual = effects[effects["residual"].astype(bool)]
+    cells = residual.drop_duplicates(["item", "quantity"])[["item", "quantity"]]
     if cells.empty:
         raise InvalidParameter("effects is empty: no residual row to chart")
     n = len(cells)
@@ -252,4 +319,12 @@ def tornado_charts(effects: pd.DataFrame, *, columns: int = 2):
     return fig
 
 
-__all__ = ["EFFECT_COLUMNS", "reading_effects", "reading_cause", "effects_of", "tornado_charts"]
+__all__ = [
+    "EFFECT_COLUMNS",
+    "reading_effects",
+    "reading_cause",
+    "reading_conclusions",
+    "consistent_set",
+    "effects_of",
+    "tornado_charts",
+]

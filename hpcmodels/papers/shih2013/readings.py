@@ -24,7 +24,7 @@ from ...workloads.archive import load_archive_log
 from ...workloads.clean import positive_runtime_and_procs, processors
 from ...workloads.transforms import scale_to_loading, speed_vectors
 from .published import METHODS, SDSC_LOG
-from .workloads import _load, _spec
+from .workloads import _load, _spec, _system
 
 
 @dataclass(frozen=True)
@@ -36,18 +36,28 @@ class Reading:
     the reading is measured only to show what the choice moves and never becomes the
     default; ``tla_only`` when it changes nothing but TLA's decisions (the other methods
     keep their default runs); ``workloads`` the workload letters it applies to;
-    ``heterogeneous_only`` when it changes nothing at SH = 0."""
+    ``heterogeneous_only`` when it changes nothing at SH = 0; ``activations`` names the
+    engine's counter a reading of 'activated' reads; ``parts`` the readings a
+    combination applies together (each where it applies)."""
 
     name: str
     label: str
     passage: str
     settled: bool
     tla_only: bool
-    workloads: str = "AD"
+    workloads: str = "ADE"
     heterogeneous_only: bool = False
+    activations: str = ""
+    parts: tuple[str, ...] = ()
 
     def applies(self, wid: str, sh: float) -> bool:
-        """Whether the reading can change workload ``wid``'s cell at ``sh``."""
+        """Whether the reading can change workload ``wid``'s cell at ``sh``; a reading of
+        what 'activated' counts (``activations``: the engine's counter) applies to Fig.
+        10's run alone (A1, high load, SH = 0; the load is checked by the cell)."""
+        if self.activations:
+            return (wid, sh) == ("A1", 0.0)
+        if self.parts:
+            return any(READINGS[part].applies(wid, sh) for part in self.parts)
         return wid[0] in self.workloads and (sh > 0 or not self.heterogeneous_only)
 
 
@@ -107,6 +117,35 @@ READINGS: dict[str, Reading] = {
             settled=True,
             tla_only=True,
         ),
+        Reading(
+            "activated_two_fit",
+            "'activated': two clusters fit",
+            "Section 5.2: 'there are 23952 times where TLA is activated' among 54041 jobs; "
+            "'activated' is not defined. Ours: two clusters fit the job and another job "
+            "waits. This reading: two clusters fit, whatever else waits",
+            settled=False,
+            tla_only=True,
+            activations="tla_two_fit",
+        ),
+        Reading(
+            "activated_distinct",
+            "'activated': the scores differ",
+            "Section 5.2 (as above). This reading: a look-ahead whose scores tell two "
+            "fitting clusters apart (a decision the simulation made, not a tie)",
+            settled=False,
+            tla_only=True,
+            activations="tla_distinct",
+        ),
+        Reading(
+            "open_readings",
+            "every open reading at once",
+            "one consistent set, applied to every cell of Table 4 on the residual "
+            "workloads: the other reading of each choice the text leaves open and that "
+            "changes the schedule (TLA's ties, equal submits, the cleaning, the root)",
+            settled=False,
+            tla_only=False,
+            parts=("ties_last", "queue_reversed", "zero_runtimes_kept", "first_root"),
+        ),
     )
 }
 """The readings run on the residual cells, by name (``docs/readings.md`` lists those the
@@ -121,21 +160,48 @@ READING_CELLS: tuple[tuple[str, str, float], ...] = (
     ("D1", "high", 0.1),
     ("D2", "high", 0.1),
     ("D2", "high", 0.2),
+    ("A1", "high", 0.1),
+    ("D1", "high", 0.2),
+    ("D1", "low", 0.0),
+    ("E2", "high", 0.2),
 )
-"""(workload, load, SH) of every configuration behind a paper-scale row that differs
-with no identified cause (issue 53, the store at f59d1c5): eight Table 4 cells; A2 high
-SH 0 also holds Table 5's utilizations, A1 high SH 0 Fig. 10's counts."""
+"""(workload, load, SH) of every configuration behind a paper-scale row whose reason
+ended in "cause not identified" (issue 53, the store at f59d1c5): twelve Table 4 cells
+(E2's a reconstructed model); A2 high SH 0 also holds Table 5's utilizations, A1 high
+SH 0 Fig. 10's counts."""
+CONSISTENT_WORKLOADS = ("A1", "A2", "D1", "D2")
+"""Workloads on which the consistent set (``open_readings``) runs every Table 4 cell, to
+show what it does to the cells that match today as well as to the residual ones."""
+
+
+def consistent_cells() -> list[tuple[str, str, float]]:
+    """Every Table 4 configuration of :data:`CONSISTENT_WORKLOADS`, then the residual
+    cells of other workloads (E2)."""
+    from .published import LOADS, SH_LEVELS
+
+    cells = [(w, load, sh) for w in CONSISTENT_WORKLOADS for load in LOADS for sh in SH_LEVELS]
+    return cells + [c for c in READING_CELLS if c not in cells]
+
+
 READING_REPLICATES = 10
 """Paired replicates per reading and cell: Table 4's replicates 0-9."""
 
 
-def _cell(wid: str, load: str, sh: float) -> tuple[str, str, float]:
-    for cell in READING_CELLS:
+def cells_of(reading: str) -> list[tuple[str, str, float]]:
+    """The cells ``reading`` runs on: the consistent set on :func:`consistent_cells`,
+    every other reading on the residual cells it applies to."""
+    cells = consistent_cells() if READINGS[reading].parts else READING_CELLS
+    return [c for c in cells if READINGS[reading].applies(c[0], c[2])]
+
+
+def _cell(wid: str, load: str, sh: float, reading: str) -> tuple[str, str, float]:
+    cells = consistent_cells() if READINGS[reading].parts else READING_CELLS
+    for cell in cells:
         if cell[:2] == (wid, load) and cell[2] == sh:
             return cell
     raise InvalidParameter(
-        f"(wid, load, sh) = ({wid!r}, {load!r}, {sh!r}) is not a residual cell; choose one "
-        f"of {list(READING_CELLS)}"
+        f"(wid, load, sh) = ({wid!r}, {load!r}, {sh!r}) is not a residual cell of "
+        f"reading {reading!r}; choose one of {list(cells)}"
     )
 
 
@@ -149,9 +215,8 @@ def reading_points() -> list[dict]:
     residual cell it applies to, :data:`READING_REPLICATES` replicates."""
     return [
         dict(wid=wid, load=load, sh=sh, reading=name, replicate=r)
-        for wid, load, sh in READING_CELLS
-        for name, reading in READINGS.items()
-        if reading.applies(wid, sh)
+        for name in READINGS
+        for wid, load, sh in cells_of(name)
         for r in range(READING_REPLICATES)
     ]
 
@@ -161,6 +226,7 @@ class _Run:
     jobs: pd.DataFrame
     clusters: list[Cluster]
     tla: TLAOptions
+    tla_reversed: bool = False  # TLA sees the clusters in reverse order (its ties go last)
 
 
 def _sdsc_jobs(wid: str, load: str, replicate: int, *, zero_runtimes: bool) -> pd.DataFrame:
@@ -217,48 +283,57 @@ def first_root(vector: np.ndarray, nodes, sh: float) -> np.ndarray:
 
 
 def _reading_run(wid: str, load: str, sh: float, replicate: int, reading: str) -> _Run:
-    """The jobs, clusters and TLA options of one replicate under ``reading``."""
+    """The jobs, clusters and TLA options of one replicate under ``reading`` (each of a
+    combination's parts that applies to the cell)."""
     from .ensemble import ENSEMBLE_VECTORS, replicate_jobs
 
+    parts = READINGS[reading].parts or (reading,)
+    names = {p for p in parts if READINGS[p].applies(wid, sh)}
     w = _spec(wid)
     speeds = speed_vectors(w.clusters, sh, ENSEMBLE_VECTORS, seed=0)[replicate]
-    tla = TLAOptions()
-    if reading in ("requested_times", "zero_runtimes_kept"):
-        jobs = _sdsc_jobs(wid, load, replicate, zero_runtimes=reading == "zero_runtimes_kept")
-        if reading == "zero_runtimes_kept":
+    if names & {"requested_times", "zero_runtimes_kept"}:
+        jobs = _sdsc_jobs(wid, load, replicate, zero_runtimes="zero_runtimes_kept" in names)
+        if "requested_times" not in names:
             jobs = jobs.drop(columns="estimate")
     else:
         jobs = replicate_jobs(wid, load, replicate)
-    if reading == "queue_reversed":
+    if "queue_reversed" in names:
         jobs = _equal_submits_reversed(jobs)
-    if reading == "first_root":
+    if "first_root" in names:
         speeds = first_root(speeds, w.clusters, sh)
-    if reading == "depth_160":
-        tla = TLAOptions(depth=160)
+    tla = TLAOptions(depth=160) if "depth_160" in names else TLAOptions()
     clusters = [
         Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))
     ]
-    if reading == "ties_last":
-        clusters = clusters[::-1]
-    return _Run(jobs, clusters, tla)
+    return _Run(jobs, clusters, tla, tla_reversed="ties_last" in names)
 
 
 def reading_point(wid: str, load: str, sh: float, replicate: int, reading: str) -> dict:
     """One replicate of one residual cell under ``reading``, ``{item key: value}``: the
     ATT of each method it reruns (TLA alone for a ``tla_only`` reading), and, as the
     default's point does, utilizations on A2 at SH = 0 (Table 5) and TLA's activations
-    and decision changes on A1 at high load and SH = 0 (Fig. 10)."""
+    and decision changes on A1 at high load and SH = 0 (Fig. 10). A reading of
+    'activated' runs the default TLA and gives only its count of activations."""
     reading = check_choice("reading", reading, list(READINGS))
-    wid, load, sh = _cell(wid, load, sh)
+    wid, load, sh = _cell(wid, load, sh, reading)
     replicate = check_int("replicate", replicate, minimum=0, maximum=READING_REPLICATES - 1)
     if not READINGS[reading].applies(wid, sh):
         raise InvalidParameter(f"reading {reading!r} does not apply to {wid} at SH = {sh:g}")
+    counter = READINGS[reading].activations
+    if counter:
+        from .ensemble import replicate_jobs
+
+        res = simulate(replicate_jobs(wid, load, replicate), _system(wid), "fcfs", "tla")
+        return {
+            reading_key(wid, load, sh, reading, "TLA activations"): float(res.counters[counter])
+        }
     run = _reading_run(wid, load, sh, replicate, reading)
     methods = {"TLA": "tla"} if READINGS[reading].tla_only else METHODS
     values = {}
     for method, selection in methods.items():
         tla = run.tla if method == "TLA" else None
-        res = simulate(run.jobs, run.clusters, "fcfs", selection, tla=tla)
+        clusters = run.clusters[::-1] if method == "TLA" and run.tla_reversed else run.clusters
+        res = simulate(run.jobs, clusters, "fcfs", selection, tla=tla)
         values[f"{method} ATT (s)"] = res.metrics["att"]
         if wid == "A2" and sh == 0:
             values[f"{method} utilization"] = res.metrics["utilization"]
@@ -273,6 +348,9 @@ __all__ = [
     "READINGS",
     "READING_CELLS",
     "READING_REPLICATES",
+    "CONSISTENT_WORKLOADS",
+    "consistent_cells",
+    "cells_of",
     "reading_key",
     "reading_points",
     "reading_point",
