@@ -368,16 +368,17 @@ def readings_cause(
     reading's value of the judged quantity there (from :func:`stored_readings`'s
     ``frame``, exact), which readings bring the cell within the claim (reported as
     fitting, never made the default), and, given the figure's ``runs`` (``{(x, policy):
-    costs}``), how far the simulated means lie from the exact default. None when the
-    frame lacks a cell (the row then keeps "cause not identified")."""
-    if not values:
-        return None
-    parts = []
+    costs}``), how far the simulated means lie from the exact default. A value the
+    frame lacks says so; None when it lacks them all (no values included: the row then
+    keeps "cause not identified"). ``statement`` is a key of
+    :data:`~.published.STATEMENTS`."""
+    check_choice("statement", statement, list(STATEMENTS))
+    parts, close = [], STATEMENTS[statement].form == "close"
     for value in values:
         rows = _cell_rows(frame, statement, value)
         if rows.empty or "default" not in set(rows["reading"]):
-            return None
-        close = bool(rows["close"].iloc[0])
+            parts.append(f"at {value:g}: no readings stored (not a residual cell)")
+            continue
         shown = [
             f"{r.label} {r.quantity:.1f} %" if close else f"{r.label} {r.quantity:+.2f}"
             for r in rows.itertuples()
@@ -395,6 +396,8 @@ def readings_cause(
         if runs is not None:
             text += "; " + _simulation_gap(rows, runs, value)
         parts.append(text)
+    if all(p.endswith("(not a residual cell)") for p in parts):
+        return None
     quantity = "heuristic gap to the optimum" if close else "heuristic - local"
     return (
         f"readings tried ({quantity}; exact, truncated chain: no noise, every paired 95 % "
