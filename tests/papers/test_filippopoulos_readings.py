@@ -23,7 +23,7 @@ def test_the_default_reading_is_the_existing_exact_values():
     """The default reading changes nothing: the solver's optimum, the printed heuristic
     and the local policy on the same chain, exactly (no noise: zero-width intervals)."""
     cells = [fk.Cell("fig5 close", 0.8), fk.Cell("fig7 close", 0.83)]
-    frame = fk.reading_costs(cells, ["default", "post_action"], truncation=SMALL)
+    frame = fk.reading_costs(cells, ["default", "post_action", "rule_without_p"], truncation=SMALL)
     for cell in cells:
         m = fk.model(SMALL, **cell.params)
         exact = {
@@ -39,6 +39,11 @@ def test_the_default_reading_is_the_existing_exact_values():
         assert row.at["default", "gap_pct"] == 100 * (exact["heuristic"] / exact["optimal"] - 1)
         # the self-transition moves only the optimum: the other two are the same chain
         assert row.at["post_action", "heuristic"] == exact["heuristic"]
+        # a rule reading moves only the heuristic, to the cost of its own rule
+        without_p = fk.heuristic_actions(m, HeuristicRule(with_p=False))
+        assert row.at["rule_without_p", "heuristic"] == m.average_cost(without_p)
+        assert row.at["rule_without_p", "heuristic"] != exact["heuristic"]
+        assert row.at["rule_without_p", "optimal"] == exact["optimal"]
     assert (frame["ci"] == 0).all()
 
 
