@@ -87,6 +87,8 @@ from .readings import (
     Reading,
     reading_costs,
     readings_cause,
+    readings_list,
+    readings_table,
     stored_readings,
     tornadoes,
 )
@@ -117,6 +119,8 @@ __all__ = [
     "Reading",
     "reading_costs",
     "readings_cause",
+    "readings_list",
+    "readings_table",
     "stored_readings",
     "tornadoes",
     "CITATION",

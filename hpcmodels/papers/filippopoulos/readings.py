@@ -346,18 +346,22 @@ def _cell_rows(frame: pd.DataFrame, statement: str, value: float) -> pd.DataFram
 
 def _simulation_gap(rows: pd.DataFrame, runs: Mapping, value: float) -> str:
     """How far the store's simulated means lie from the exact default at one cell: what
-    warm-up and run length can move (they move the runs, not the chain)."""
+    warm-up and run length can move (they move the runs, not the chain), beside how far
+    the cell is from the claim in cost (heuristic - 1.05 optimal, or heuristic - local)."""
     default = rows[rows["reading"] == "default"].iloc[0]
-    parts, inside = [], True
+    parts, inside, largest = [], True, 0.0
     for policy in POLICY_NAMES:
         s = summarize(runs[value, policy])
         d = s.mean - default[policy]
         inside &= abs(d) <= s.ci
+        largest = max(largest, abs(d))
         parts.append(f"{policy} {d:+.3g} ± {s.ci:.2g}")
-    verdict = "within" if inside else "not all within"
+    close = bool(default["close"])
+    off = default["heuristic"] - (1.05 * default["optimal"] if close else default["local"])
     return (
-        f"the store's simulated means minus the exact default: {', '.join(parts)} ({verdict} "
-        "their 95 % intervals: warm-up and run length move the cell by no more)"
+        f"the store's simulated means minus the exact default: {', '.join(parts)} "
+        f"({'within' if inside else 'not all within'} their 95 % intervals): warm-up and "
+        f"run length move a mean by about {largest:.2g}, the cell is {off:.3g} from the claim"
     )
 
 
@@ -451,3 +455,23 @@ def tornadoes(frame: pd.DataFrame, ncols: int = 2):
         ax.set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def readings_list() -> pd.DataFrame:
+    """:data:`READINGS` as a table: label, the passage that allows it, whether the text
+    argues for it."""
+    return pd.DataFrame(
+        [(r.name, r.label, r.passage, r.text_argues) for r in READINGS],
+        columns=["reading", "label", "passage", "the text argues"],
+    )
+
+
+def readings_table(frame: pd.DataFrame, column: str = "quantity") -> pd.DataFrame:
+    """:func:`stored_readings`'s ``frame`` as readings (rows, by label) by cell (columns:
+    figure and x), ``column`` the value shown (``"quantity"``: the gap in % for the
+    "close" cells, heuristic - local for the other; or ``"gap_pct"``, ``"h_minus_l"``)."""
+    check_frame("frame", frame, ["figure", "x", "value", "label", column])
+    cell = frame["figure"] + ", " + frame["x"] + " = " + frame["value"].map("{:g}".format)
+    return frame.assign(cell=cell).pivot_table(
+        index="label", columns="cell", values=column, sort=False
+    )
