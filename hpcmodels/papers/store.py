@@ -722,7 +722,7 @@ KINDS = {
     "huang2006": ("study",),
     "he2006": ("study", "algorithm", "allocation"),
     "jones2005": ("study", "strategy", "selection", "limit"),
-    "filippopoulos": ("figure",),
+    "filippopoulos": ("study", "figure"),
     "across": ("sweep", "selection", "workload"),
 }
 """Per paper, the point parameters whose values make a kind of run: Shih's studies

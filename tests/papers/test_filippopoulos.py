@@ -12,6 +12,7 @@ from hpcmodels.errors import HpcmodelsError
 from hpcmodels.mdp.simulate import simulate_policy
 from hpcmodels.papers import filippopoulos as fk
 from hpcmodels.papers.filippopoulos import ensemble as fk_ensemble
+from hpcmodels.papers.filippopoulos import readings as fk_readings
 from hpcmodels.papers.filippopoulos import simulation as fk_simulation
 from hpcmodels.papers.filippopoulos.claims import _close
 
@@ -279,7 +280,7 @@ def _synthetic_store(costs=PAPER_LIKE, *, replicates=12, common=0.02, own=0.001,
     from hpcmodels.papers import store
 
     rng = np.random.default_rng(seed)
-    points = fk.ensemble_points(replicates=replicates, completions=1_000)
+    points = fk_ensemble.simulation_points(replicates=replicates, completions=1_000)
     results = []
     for point in points:
         figure = point["figure"]
@@ -383,8 +384,9 @@ def test_one_replicate_alone_is_the_same_run_as_in_a_series():
 
 
 def test_ensemble_points_are_the_papers_scale_and_recompute_bit_for_bit():
-    points = fk.ensemble_points()
+    points = fk_ensemble.simulation_points()
     assert len(points) == fk.ENSEMBLE_REPLICATES * sum(len(p) for _, p in fk.SIM_FIGURES.values())
+    assert fk.ensemble_points() == points + fk_readings.reading_points()
     assert {p["completions"] for p in points} == {2_000_000}
     assert {p["replicate"] for p in points} == set(range(60))
     point = dict(points[0], completions=3_000, truncation=8, replicate=5)

@@ -22,7 +22,9 @@ quoted statements, the figures' points) to build functions returning frames
 frames to report rows (:mod:`.rows`, Sections 4-5: ``*_rows``, ``*_claims``;
 :mod:`.claims`, Section 6: the statements of :data:`STATEMENTS` as data, judged by one
 checker). Paper scale is :mod:`.ensemble` (the store's points and the same statements
-judged on its paired runs). Every tolerance is a kind of :mod:`hpcmodels.papers.report`;
+judged on its paired runs); :mod:`.readings` is what moves the cells that stay
+``differs`` (the unstated choices as data, their exact effects, stored as study
+"readings"). Every tolerance is a kind of :mod:`hpcmodels.papers.report`;
 "close" is its :func:`~hpcmodels.papers.report.alike`.
 """
 
@@ -40,7 +42,7 @@ from .ensemble import (
     ensemble_runs,
     exact_check,
 )
-from .model import heuristic_actions, model
+from .model import PRINTED_RULE, HeuristicRule, heuristic_actions, model
 from .policies import (
     EXPERIMENT_STEPS,
     TRUNCATIONS,
@@ -77,6 +79,19 @@ from .published import (
     STATEMENTS,
     Statement,
 )
+from .readings import (
+    READING_NAMES,
+    READINGS,
+    RESIDUAL_CELLS,
+    Cell,
+    Reading,
+    reading_costs,
+    readings_cause,
+    readings_list,
+    readings_table,
+    stored_readings,
+    tornadoes,
+)
 from .rows import (
     beyond_window_rows,
     complexity_rows,
@@ -95,6 +110,19 @@ CITATION = (
 
 __all__ = [
     "BEYOND_WINDOW",
+    "Cell",
+    "HeuristicRule",
+    "PRINTED_RULE",
+    "READINGS",
+    "READING_NAMES",
+    "RESIDUAL_CELLS",
+    "Reading",
+    "reading_costs",
+    "readings_cause",
+    "readings_list",
+    "readings_table",
+    "stored_readings",
+    "tornadoes",
     "CITATION",
     "ENSEMBLE_COMPLETIONS",
     "ENSEMBLE_REPLICATES",

@@ -5,13 +5,11 @@ by :mod:`hpcmodels.papers.store` by name) and the statements judged on the paire
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
 from ...bounds import MAX_COMPLETIONS, MAX_REPLICATES
-from ...errors import InvalidParameter, check_int
+from ...errors import InvalidParameter, check_choice, check_int
 from ...mdp import CoallocationMDP, solve
 from ...mdp.simulate import simulate_policy
 from ..ensemble import paired_claim, summarize
@@ -22,7 +20,6 @@ from .policies import coallocation_extent, coallocation_threshold
 from .published import (
     ENSEMBLE_COMPLETIONS,
     ENSEMBLE_REPLICATES,
-    EXPERIMENT_1,
     LOADS,
     MU3S,
     PS,
@@ -30,16 +27,11 @@ from .published import (
     SIM_FIGURES,
     STATEMENTS,
 )
+from .published import full_point as _full
+from .readings import reading_key, reading_point, reading_points, readings_cause, stored_readings
 from .simulation import POLICIES
 
 ENSEMBLE_SEED = 0  # replicate r runs on stream r of SeedSequence(0), as the notebook's runs
-
-
-def _full(point: Mapping) -> dict:
-    """A figure point with every parameter the simulation takes (Fig. 2's by default)."""
-    full = {"rho": 0.8, "mu3": EXPERIMENT_1["mu3"], "p": EXPERIMENT_1["p"], "c1": 2.0, "c2": 1.0}
-    full.update({k: float(v) for k, v in point.items()})
-    return full
 
 
 def ensemble_key(figure: str, policy: str, x: str, value: float) -> str:
@@ -48,6 +40,15 @@ def ensemble_key(figure: str, policy: str, x: str, value: float) -> str:
 
 
 def ensemble_points(
+    replicates: int = ENSEMBLE_REPLICATES, completions: int = ENSEMBLE_COMPLETIONS
+) -> list[dict]:
+    """The store's points: :func:`simulation_points` and, once each, the exact values of
+    every reading at every residual cell (:func:`~.readings.reading_points`, study
+    ``"readings"``, issue 53)."""
+    return simulation_points(replicates, completions) + reading_points()
+
+
+def simulation_points(
     replicates: int = ENSEMBLE_REPLICATES, completions: int = ENSEMBLE_COMPLETIONS
 ) -> list[dict]:
     """Figs. 5 and 7-9 at the paper's scale (Section 6): every point of
@@ -92,22 +93,35 @@ def ensemble_point(
     p: float,
     c1: float,
     c2: float,
-    completions: int,
     truncation: int,
     replicate: int,
+    completions: int | None = None,
+    study: str | None = None,
+    reading: str | None = None,
 ) -> dict[str, float]:
     """One replicate at one point of ``figure``: the average cost of the optimal,
     heuristic and local policies in one run each (warm-up 5 %), all three on random
     stream ``replicate`` of ``SeedSequence(ENSEMBLE_SEED)``: ``{item key: cost}``.
     ``completions`` is a whole number in [1, 10**10], ``truncation`` one in [1, 1000]
-    and ``replicate`` one in [0, 10**6 - 1] (:mod:`hpcmodels.bounds`)."""
+    and ``replicate`` one in [0, 10**6 - 1] (:mod:`hpcmodels.bounds`).
+
+    ``study="readings"`` (no ``completions``): the three policies' exact costs under
+    ``reading`` instead (:func:`~.readings.reading_point`, keyed by
+    :func:`~.readings.reading_key`); any other study is an InvalidParameter."""
     if figure not in SIM_FIGURES:
         raise InvalidParameter(f"unknown figure {figure!r}; choose one of {list(SIM_FIGURES)}")
-    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
     truncation = check_truncation(truncation)
     replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
-    params = dict(rho=float(rho), mu3=float(mu3), p=float(p), c1=float(c1), c2=float(c2))
+    params = dict(rho=rho, mu3=mu3, p=p, c1=c1, c2=c2)
     x = SIM_FIGURES[figure][0]
+    if study is not None:
+        check_choice("study", study, ["readings"])
+        costs = reading_point(reading, params, truncation)
+        return {reading_key(figure, reading, k, x, params[x]): v for k, v in costs.items()}
+    if reading is not None:
+        raise InvalidParameter(f"reading {reading!r} needs study='readings'")
+    completions = check_int("completions", completions, minimum=1, maximum=MAX_COMPLETIONS)
+    params = {k: float(v) for k, v in params.items()}
     mdp = model(truncation, **params)
     out = {}
     solved = _optimal(mdp, (truncation, *params.values()))
@@ -128,7 +142,10 @@ def ensemble_point(
 
 def ensemble_cost(point: dict) -> float:
     """Relative cost of recomputing a point: events grow with the completions (and a
-    little with the load, through lost arrivals at the truncation)."""
+    little with the load, through lost arrivals at the truncation); a readings point
+    (no completions) by its states, times its load."""
+    if point.get("completions") is None:
+        return 6 * (point["truncation"] + 1) * (2 * point["truncation"] + 1) * (1 + point["rho"])
     return point["completions"] * (1 + point["rho"])
 
 
@@ -240,10 +257,12 @@ def _close_at(runs: dict, ks, a: str = "heuristic", b: str = "optimal") -> tuple
     return close, f"{a} - {b} on the paired runs: " + "; ".join(parts)
 
 
-def _far(close: dict, ks) -> str:
-    """The cause of a "close" claim that fails: where the gap is beyond both limits."""
+def _far(close: dict, ks, why: str | None = None) -> str:
+    """The cause of a "close" claim that fails: where the gap is beyond both limits, and
+    ``why`` (the readings tried there, :func:`~.readings.readings_cause`; None: "cause
+    not identified")."""
     far = ", ".join(f"{k:g}" for k in ks if not close[k])
-    return f"beyond 5 % and the 95 % intervals at {far}; cause not identified"
+    return f"beyond 5 % and the 95 % intervals at {far}; {why or 'cause not identified'}"
 
 
 def _spoken(key: str) -> tuple[str, list[float]]:
@@ -271,9 +290,11 @@ def _close_row(key: str, store: pd.DataFrame, **row) -> tuple[dict, dict]:
     figure; it holds when close at every point it speaks of) and the verdict by point."""
     st = STATEMENTS[key]
     x, points = SIM_FIGURES[st.item]
-    close, gap = _close_at(ensemble_runs(store, st.item), [_full(p)[x] for p in points])
+    runs = ensemble_runs(store, st.item)
+    close, gap = _close_at(runs, [_full(p)[x] for p in points])
     _, ks = _spoken(key)
-    return _row(key, all(close[k] for k in ks), gap, cause=_far(close, ks), **row), close
+    why = readings_cause(stored_readings(store), key, [k for k in ks if not close[k]], runs)
+    return _row(key, all(close[k] for k in ks), gap, cause=_far(close, ks, why), **row), close
 
 
 def ensemble_rows(store: pd.DataFrame) -> list[dict]:
@@ -306,12 +327,17 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         )
     )
     beats = _statement_cells("fig5 beats local", r5)
+    x5, loads = _spoken("fig5 beats local")
+    reversed_at = [
+        k for k in loads if any(t.startswith(f"{x5} = {k:g}:") for t in beats["reversed"])
+    ]
+    why = readings_cause(stored_readings(store), "fig5 beats local", reversed_at, r5)
     rows.append(
         _row(
             "fig5 beats local",
             _holds(beats),
             "heuristic - local, paired: " + "; ".join(beats["all"]),
-            cause=_cells_cause(beats),
+            cause=_cells_cause(beats, why or "cause not identified"),
             **common,
         )
     )

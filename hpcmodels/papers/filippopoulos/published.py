@@ -4,6 +4,7 @@ statements quoted from Sections 5-6 and the parameter points of Figs. 5-9."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -149,3 +150,11 @@ SIM_FIGURES = {  # figure: (the varied parameter, its points), Section 6
 }
 """Figs. 5 and 7-9's parameter points (Fig. 6 is Fig. 5's runs); every other parameter
 is Fig. 2's (mu3 = 0.7, p = 0.6, c1 = 2, c2 = 1)."""
+
+
+def full_point(point: Mapping) -> dict:
+    """A figure point with every parameter the simulation takes (Fig. 2's by default:
+    rho = 0.8, mu3 = 0.7, p = 0.6, c1 = 2, c2 = 1)."""
+    full = {"rho": 0.8, "mu3": EXPERIMENT_1["mu3"], "p": EXPERIMENT_1["p"], "c1": 2.0, "c2": 1.0}
+    full.update({k: float(v) for k, v in point.items()})
+    return full
