@@ -173,8 +173,12 @@ def reading_effects(store: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
 
 
-def _number(value: float, kind_tol: float) -> str:
-    return f"{value:,.0f}" if kind_tol == 0 or abs(value) >= 1000 else f"{value:.3g}"
+def _number(value: float, kind_tol: float, sign: str = "") -> str:
+    """A count (tolerance 0) or a large value as a whole number with separators, any
+    other value to three significant digits; ``sign="+"`` prints the sign."""
+    if kind_tol == 0 or abs(value) >= 1000:
+        return f"{value:{sign},.0f}"
+    return f"{value:{sign}.3g}"
 
 
 def reading_cause(effects: pd.DataFrame, item: str, quantity: str) -> str | None:
@@ -188,10 +192,10 @@ def reading_cause(effects: pd.DataFrame, item: str, quantity: str) -> str | None
         return None
     n = int(rows["replicates"].min())
     paper, tol = float(rows["paper"].iloc[0]), float(rows["tolerance"].iloc[0])
-    fmt = lambda v: _number(v, tol)  # noqa: E731
+    fmt = lambda v, sign="": _number(v, tol, sign)  # noqa: E731
     tried = "; ".join(
         f"{r.label}{' (the text argues against it)' if r.settled else ''}: "
-        f"{r.change:+.3g} [{r.low:+.3g}, {r.high:+.3g}] to {fmt(r.value)}"
+        f"{fmt(r.change, '+')} [{fmt(r.low, '+')}, {fmt(r.high, '+')}] to {fmt(r.value)}"
         for r in rows.itertuples()
     )
     closest = rows.loc[(rows["value"] - paper).abs().idxmin()]
