@@ -141,16 +141,21 @@ def test_the_requested_times_reading_changes_only_the_estimates():
     assert len(kept) == 54_044 and (kept["runtime"] == 0).sum() == 10
 
 
-def test_ties_last_reverses_the_clusters_and_nothing_else():
+def test_ties_last_reverses_the_clusters_for_tla_alone_and_nothing_else():
     need_log(SDSC)
-    default = R._reading_run("A2", "high", 0.1, 2, "first_root")
     ties = R._reading_run("A2", "high", 0.1, 2, "ties_last")
+    root = R._reading_run("A2", "high", 0.1, 2, "first_root")
     base = speed_vectors((128, 128, 128, 50, 8), 0.1, 20, seed=0)[2]
-    assert [c.speed for c in ties.clusters] == list(base[::-1])
-    assert [c.procs for c in ties.clusters] == [8, 50, 128, 128, 128]
-    assert [c.speed for c in default.clusters] == list(
-        R.first_root(base, [c.procs for c in ties.clusters][::-1], 0.1)
+    assert ties.tla_reversed and not root.tla_reversed
+    assert [c.speed for c in ties.clusters] == list(base)
+    assert [c.procs for c in ties.clusters] == [128, 128, 128, 50, 8]
+    nodes = [c.procs for c in ties.clusters]
+    assert [c.speed for c in root.clusters] == list(R.first_root(base, nodes, 0.1))
+    both = R._reading_run("A2", "high", 0.1, 2, "open_readings")
+    assert both.tla_reversed and [c.speed for c in both.clusters] == list(
+        R.first_root(base, nodes, 0.1)
     )
+    assert len(both.jobs) == 54_044 and "estimate" not in both.jobs
 
 
 @pytest.mark.parametrize(

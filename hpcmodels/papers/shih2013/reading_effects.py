@@ -122,8 +122,8 @@ def _targets(cell) -> list[tuple[str, str, str, list[str], list[str], object]]:
 
 def _paper(item: str, quantity: str, cell) -> float:
     wid, load, sh = cell
-    if item == "Table 4":
-        return float(TABLE4[(wid, load, sh)])
+    if item == "Table 4":  # NaN: a cell Table 4's scrambled text does not place
+        return float(TABLE4.get((wid, load, sh), "nan"))
     if item == "Table 5":
         return float(TABLE5.loc[load, quantity.split(", ")[-1]])
     return float(FIG10_ACTIVATIONS[0 if "activations" in quantity else 1])
@@ -135,8 +135,10 @@ def reading_effects(store: pd.DataFrame) -> pd.DataFrame:
     runs of the same replicates (an improvement from the four methods' means; a mean
     otherwise), ``change`` their difference with its paired 95 % interval ``low`` to
     ``high``, ``within`` whether ``value`` lies within the report's tolerance of the
-    paper. A quantity the reading did not rerun (BF's utilization under a TLA-only
-    reading) has no row."""
+    paper, ``residual`` whether the row is one the readings study is about (a residual
+    cell's quantity whose default lies outside that tolerance; the consistent set's
+    other cells and a residual cell's matching quantities are not). A quantity the
+    reading did not rerun (BF's utilization under a TLA-only reading) has no row."""
     check_frame("store", store, ["item", "value", "replicate"])
     rows = []
     for name, reading in READINGS.items():
@@ -147,7 +149,7 @@ def reading_effects(store: pd.DataFrame) -> pd.DataFrame:
                     continue
                 default, under = tables
                 paper = _paper(item, quantity, cell)
-                tol = TOLERANCES[kind].of(paper)
+                tol = TOLERANCES[kind].of(paper) if np.isfinite(paper) else float("nan")
                 change, lo, hi = _paired(default, under, statistic)
                 base = float(statistic(default.mean(axis=0, keepdims=True))[0])
                 value = base + change
@@ -167,7 +169,7 @@ def reading_effects(store: pd.DataFrame) -> pd.DataFrame:
                         high=hi,
                         replicates=len(default),
                         within=bool(abs(value - paper) <= tol),
-                        residual=cell in READING_CELLS,
+                        residual=cell in READING_CELLS and not abs(base - paper) <= tol,
                     )
                 )
     return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
