@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.ticker import MaxNLocator
 
 from .errors import InvalidParameter, InvalidType, check_bool, check_frame, check_path
 
@@ -702,6 +703,7 @@ def tornado(
         ax.axvline(needed, color="#d55e00", ls="--", lw=1.2, label="paper - ours (default)")
         ax.legend(fontsize="small", loc="best")
     ax.set_yticks(ys, labels, fontsize="small")
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
     ax.set_xlabel(f"change from the default reading{f' ({unit})' if unit else ''}")
     if title:
         ax.set_title(title, fontsize="medium")

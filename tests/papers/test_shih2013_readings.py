@@ -222,3 +222,25 @@ def test_the_conclusions_name_the_closest_reading_and_say_whether_it_explains_th
     )
     with pytest.raises(InvalidParameter):
         shih_conclusions(effects.drop(columns="within"))
+
+
+def test_section5_settings_stay_whole_numbers_beside_the_readings_runs():
+    """The readings points carry no depth: the store then holds the knobs as floats
+    (NaN there), and Fig. 13's axis read 1.0, 2.0, ... until section5_runs cast them."""
+    from hpcmodels.papers.shih2013 import section5_runs
+
+    store = pd.DataFrame(
+        {
+            "item": ["Fig. 13 | A2 high load, allocation depth 2: TLA ATT (s)", "Readings | x"],
+            "value": [1.0, 2.0],
+            "replicate": [0, 0],
+            "study": ["fig13", "readings"],
+            "factor": [np.nan, np.nan],
+            "depth": [0.0, np.nan],
+            "policy": ["fastest_first", None],
+            "allocation_depth": [2.0, np.nan],
+        }
+    )
+    runs = section5_runs(store, "fig13")
+    assert runs["allocation_depth"].tolist() == [2] and runs["allocation_depth"].dtype == np.int64
+    assert str(runs["depth"].iloc[0]) == "0"

@@ -314,7 +314,8 @@ def tornado_charts(effects: pd.DataFrame, *, columns: int = 2):
         first = cell.iloc[0]
         tornado(
             cell.assign(reading=cell["label"]),
-            title=f"{item}: {quantity}\npaper {first['paper']:g}, ours {first['default']:.4g}",
+            title=f"{item}: {quantity}\npaper {_number(first['paper'], first['tolerance'])}, "
+            f"ours {_number(first['default'], first['tolerance'])}",
             needed=float(first["paper"] - first["default"]),
             tolerance=float(first["tolerance"]),
             ax=ax,

@@ -210,7 +210,9 @@ def section5_runs(store: pd.DataFrame, study: str) -> pd.DataFrame:
     if study not in SECTION5_RUNS:
         raise InvalidParameter(f"study {study!r}: choose one of {list(SECTION5_RUNS)}")
     runs = store[store["study"] == study]
-    return runs.assign(what=runs["item"].str.rsplit(": ", n=1).str[-1])[
+    # whole numbers: the store holds them as floats once other studies leave them NaN
+    knobs = {k: runs[k].astype(np.int64) for k in ("depth", "allocation_depth")}
+    return runs.assign(what=runs["item"].str.rsplit(": ", n=1).str[-1], **knobs)[
         ["factor", "depth", "policy", "allocation_depth", "replicate", "what", "value"]
     ].reset_index(drop=True)
 
