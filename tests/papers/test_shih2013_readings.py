@@ -244,3 +244,35 @@ def test_section5_settings_stay_whole_numbers_beside_the_readings_runs():
     runs = section5_runs(store, "fig13")
     assert runs["allocation_depth"].tolist() == [2] and runs["allocation_depth"].dtype == np.int64
     assert str(runs["depth"].iloc[0]) == "0"
+
+
+def test_a_reading_within_tolerance_only_by_noise_is_not_an_explanation():
+    base = dict(
+        item="Table 4",
+        quantity="q",
+        settled=False,
+        paper=31.0,
+        tolerance=2.0,
+        default=33.3,
+        replicates=10,
+        residual=True,
+    )
+    effects = pd.DataFrame(
+        [
+            base
+            | dict(
+                reading="a", label="noisy", value=32.8, change=-0.5, low=-2.5, high=1.5, within=True
+            ),
+            base
+            | dict(
+                reading="b", label="far", value=36.0, change=2.7, low=2.0, high=3.4, within=False
+            ),
+        ]
+    )[EFFECT_COLUMNS]
+    line = shih_conclusions(effects).iloc[0]
+    assert line["conclusion"].startswith("not explained: noisy ends within tolerance")
+    text = reading_cause(effects, "Table 4", "q")
+    assert "noisy ends within it by a change whose 95 % interval holds 0" in text
+    assert "within tolerance under" not in text
+    effects.loc[0, ["low", "high"]] = [-0.9, -0.1]
+    assert shih_conclusions(effects).iloc[0]["conclusion"] == "explained by noisy"

@@ -183,6 +183,15 @@ def _number(value: float, kind_tol: float, sign: str = "") -> str:
     return f"{value:{sign}.3g}"
 
 
+def _fitting(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The readings that bring a row within tolerance, split into those whose paired
+    change is real (its 95 % interval excludes 0: an explanation) and those within it
+    only by noise (the interval holds 0)."""
+    fits = rows[rows["within"].astype(bool)]
+    real = (fits["low"] > 0) | (fits["high"] < 0)
+    return fits[real], fits[~real]
+
+
 def reading_cause(effects: pd.DataFrame, item: str, quantity: str) -> str | None:
     """The report's reason for a residual row, quoting the readings tried: each reading's
     paired change and the value it gives, then the closest reading and whether any
@@ -201,17 +210,21 @@ def reading_cause(effects: pd.DataFrame, item: str, quantity: str) -> str | None
         for r in rows.itertuples()
     )
     closest = rows.loc[(rows["value"] - paper).abs().idxmin()]
-    fits = rows[rows["within"]]
-    if fits.empty:
+    explains, noise = _fitting(rows)
+    if not explains.empty:
         verdict = (
-            f"the closest, {closest['label']}, gives {fmt(closest['value'])}; no reading "
-            f"listed reaches {fmt(paper)} +- {tol:g}"
+            f"within tolerance under {', '.join(explains['label'])} (a reading chosen because "
+            "it fits is reported, not made the default; docs/readings.md)"
         )
     else:
-        names = ", ".join(fits["label"])
         verdict = (
-            f"within tolerance under {names} (a reading chosen because it fits is reported, "
-            "not made the default; docs/readings.md)"
+            f"the closest, {closest['label']}, gives {fmt(closest['value'])}; no reading "
+            f"listed moves it within {fmt(paper)} +- {tol:g} by more than noise"
+        )
+    if not noise.empty:
+        verdict += (
+            f" ({', '.join(noise['label'])} ends within it by a change whose 95 % interval "
+            "holds 0: not an explanation)"
         )
     return (
         f"readings tried on {n} paired replicates (change from the default {fmt(rows['default'].iloc[0])}, "
@@ -240,11 +253,16 @@ def reading_conclusions(effects: pd.DataFrame) -> pd.DataFrame:
         paper, tol = float(rows["paper"].iloc[0]), float(rows["tolerance"].iloc[0])
         default = float(rows["default"].iloc[0])
         closest = rows.loc[(rows["value"] - paper).abs().idxmin()]
-        fits = rows[rows["within"]]
+        explains, noise = _fitting(rows)
         towards = rows[np.sign(rows["change"]) == np.sign(paper - default)]
-        if not fits.empty:
-            said = "explained by " + ", ".join(fits["label"])
-            said += " (the text argues against it)" if fits["settled"].all() else ""
+        if not explains.empty:
+            said = "explained by " + ", ".join(explains["label"])
+            said += " (the text argues against it)" if explains["settled"].all() else ""
+        elif not noise.empty:
+            said = (
+                f"not explained: {', '.join(noise['label'])} ends within tolerance, but by a "
+                "change whose 95 % interval holds 0"
+            )
         else:
             said = (
                 f"not explained: {len(towards)} of {len(rows)} readings move it towards the "
