@@ -117,6 +117,45 @@ def _papermill_commands() -> list[tuple[str, str]]:
     return found
 
 
+NUMBA_NAMES = {"NRT_decref", "_disable_atomicity"}
+"""Names of numba's own that docs/architecture.md cites (its reference counting)."""
+
+
+def _defined_names() -> set[str]:
+    """Every function, class, module-level name and string constant (a policy's name such
+    as ``first_available``) the package defines, and the modules of the package and of
+    ``benchmarks/``."""
+    import ast
+
+    names = {p.stem for p in (ROOT / "hpcmodels").rglob("*.py")}
+    names |= {p.stem for p in (ROOT / "benchmarks").glob("*.py")}
+    for path in (ROOT / "hpcmodels").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.add(node.value)
+    return names
+
+
+def test_the_architecture_page_cites_only_names_the_package_defines():
+    """Issue 54: docs/architecture.md said each paper package has ``build_*`` frames, and
+    no paper defined one (``engine.build_state`` matched the pattern). Every backticked
+    identifier with an underscore (``run_configurations``, ``engine.build_state``,
+    ``first_available``) must be a name the package defines (or numba's,
+    :data:`NUMBA_NAMES`), and the page names functions, never a pattern of names."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    defined = _defined_names() | NUMBA_NAMES
+    identifier = r"(?:[a-z_][a-z0-9_]*\.)*([A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]*\*?)"
+    cited = re.findall(rf"`{identifier}(?:\(\))?`", text)
+    assert len(cited) > 20
+    for name in cited:
+        assert not name.endswith("*"), f"docs/architecture.md cites a pattern, {name}"
+        assert name in defined, f"docs/architecture.md cites {name}, which nothing defines"
+
+
 def test_every_documented_papermill_run_writes_under_build_only():
     """Issue 51 (hygiene): the README's papermill example, run with its ``-p`` values,
     wrote its figures into the committed ``figures/`` (a notebook's default
