@@ -623,8 +623,10 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
                 ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize="small")
         ax.set_xlim(0, len(col_levels))
         ax.set_ylim(len(row_levels), 0)
-        ax.set_xticks(np.arange(len(col_levels)) + 0.5,
-                      [f"{c:g}" if isinstance(c, float) else str(c) for c in col_levels])  # fmt: skip
+        ax.set_xticks(
+            np.arange(len(col_levels)) + 0.5,
+            [f"{c:g}" if isinstance(c, float) else str(c) for c in col_levels],
+        )
         ax.set_yticks(np.arange(len(row_levels)) + 0.5, [str(r) for r in row_levels])
         ax.set(
             title=str(panel), xlabel=WIN_AXES.get(columns, columns), ylabel=WIN_AXES.get(rows, rows)
@@ -634,8 +636,14 @@ def win_map_panels(wins: pd.DataFrame, rows: str = "load", columns: str = "sh", 
         Patch(facecolor=palette[w], hatch="//" if " = " in w else None, label=w) for w in winners
     ]
     handles.append(Patch(color="#cccccc", alpha=0.35, label="faded, 'tie': within noise"))
-    axes[0][-1].legend(handles=handles, title="lowest mean", loc="upper left",
-                       bbox_to_anchor=(1.02, 1), fontsize="small", frameon=False)  # fmt: skip
+    axes[0][-1].legend(
+        handles=handles,
+        title="lowest mean",
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1),
+        fontsize="small",
+        frameon=False,
+    )
     fig.suptitle(title or "winner and its paired margin over the runner-up")
     fig.text(0.01, 0.01, CELL_NUMBER, fontsize="small", ha="left", va="bottom")
     fig.set_layout_engine("tight", rect=(0, 0.07, 1, 1))  # room for the line below

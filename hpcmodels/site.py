@@ -247,6 +247,8 @@ def build_site(out: Path | None = None, *, build: Path | None = None, quiet: boo
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-j", "auto", str(source), str(out)]
     done = subprocess.run(command + (["-q"] if quiet else []), capture_output=quiet, text=True)
     if done.returncode:
-        raise SystemExit(f"the site did not build (sphinx exit {done.returncode}):\n"
-                         f"{done.stderr if quiet else ''}")  # fmt: skip
+        raise SystemExit(
+            f"the site did not build (sphinx exit {done.returncode}):\n"
+            f"{done.stderr if quiet else ''}"
+        )
     return out / "index.html"

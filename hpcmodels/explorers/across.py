@@ -45,9 +45,10 @@ def paired_table(runs: pd.DataFrame, metric: str, baseline: str) -> pd.DataFrame
         relative=(100 * table["relative"]).round(1),
         diff=table["diff"].round(1),
         ci=table["ci"].round(1),
-        verdict=table["verdict"].map({"better": f"better than {baseline}",
-                                      "worse": f"worse than {baseline}"}).fillna("within noise"),
-    )  # fmt: skip
+        verdict=table["verdict"]
+        .map({"better": f"better than {baseline}", "worse": f"worse than {baseline}"})
+        .fillna("within noise"),
+    )
     unit = " (s)" if METRICS[metric].endswith("(s)") else ""
     names = dict(COLUMNS, diff=f"mean paired difference{unit}", ci=f"95 % half-width{unit}")
     return table[list(COLUMNS)].rename(columns=names)
@@ -165,21 +166,34 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
             f"runs holds no method of METHODS (it has {list(dict.fromkeys(runs['method']))[:5]}):"
             " nothing the explorer knows how to group"
         )
-    metric = w.Dropdown(options=[(v, k) for k, v in METRICS.items()], description="metric",
-                        tooltip="what the map and the table compare; lower is better",
-                        style={"description_width": "initial"})  # fmt: skip
+    metric = w.Dropdown(
+        options=[(v, k) for k, v in METRICS.items()],
+        description="metric",
+        tooltip="what the map and the table compare; lower is better",
+        style={"description_width": "initial"},
+    )
     group = w.Dropdown(
-        options=groups, description="methods of", style={"description_width": "initial"},
+        options=groups,
+        description="methods of",
+        style={"description_width": "initial"},
         tooltip="which decision the methods make: allocation, queue policy or co-allocation",
-    )  # fmt: skip
-    selection = w.Dropdown(description="queue policy", style={"description_width": "initial"},
-                           tooltip="which waiting job starts next, under every method shown")  # fmt: skip
+    )
+    selection = w.Dropdown(
+        description="queue policy",
+        style={"description_width": "initial"},
+        tooltip="which waiting job starts next, under every method shown",
+    )
     axes = w.Dropdown(
-        options=list(AXES), description="map axes", style={"description_width": "initial"},
+        options=list(AXES),
+        description="map axes",
+        style={"description_width": "initial"},
         tooltip="the two settings along the map's rows and columns",
-    )  # fmt: skip
-    fixed = w.Dropdown(description="at", style={"description_width": "initial"},
-                       tooltip="the level of the third setting, held fixed")  # fmt: skip
+    )
+    fixed = w.Dropdown(
+        description="at",
+        style={"description_width": "initial"},
+        tooltip="the level of the third setting, held fixed",
+    )
     every = w.Checkbox(
         value=False,
         description="show every method against the baseline (the paired table)",
@@ -188,11 +202,16 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
         tooltip="under the map's cells, each method's paired difference from the baseline",
     )
     methods = w.SelectMultiple(
-        description="methods", rows=8, style={"description_width": "initial"},
+        description="methods",
+        rows=8,
+        style={"description_width": "initial"},
         tooltip="the methods compared (Ctrl or Shift + click for several)",
-    )  # fmt: skip
-    baseline = w.Dropdown(description="baseline", style={"description_width": "initial"},
-                          tooltip="the paired table gives each method minus this one")  # fmt: skip
+    )
+    baseline = w.Dropdown(
+        description="baseline",
+        style={"description_width": "initial"},
+        tooltip="the paired table gives each method minus this one",
+    )
     note = w.HTML()
     out = w.Output()
     status = status_line()
@@ -215,8 +234,13 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
         rows, columns = AXES[axes.value]
         third = next(c for c in ("sh", "bsbw", "load") if c not in (rows, columns))
         fixed.description = {"sh": "at SH", "bsbw": "at BSBW (Mbps)", "load": "at load"}[third]
-        _offer(fixed, [(f"{v:g}" if isinstance(v, float) else str(v), v)
-                       for v in _levels(group_runs(), third)])  # fmt: skip
+        _offer(
+            fixed,
+            [
+                (f"{v:g}" if isinstance(v, float) else str(v), v)
+                for v in _levels(group_runs(), third)
+            ],
+        )
 
     def refresh_axes(*_):
         _offer(axes, axes_varied(group_runs()))
@@ -239,8 +263,11 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
                 note.value = "<i>choose at least two methods, the baseline among them</i>"
                 return
             mine = group_runs()
-            mine = mine[(mine["selection"] == selection.value) & mine["method"].isin(chosen)
-                        & (mine[third] == fixed.value)]  # fmt: skip
+            mine = mine[
+                (mine["selection"] == selection.value)
+                & mine["method"].isin(chosen)
+                & (mine[third] == fixed.value)
+            ]
             mine = mine[mine.groupby(CELL)["method"].transform("nunique") >= 2]
             if mine.empty:
                 note.value = "<i>no setting at this choice has two of the chosen methods</i>"
@@ -249,17 +276,24 @@ def across_explorer(runs: pd.DataFrame) -> w.VBox:
                 note.value = f"<i>the baseline {baseline.value} has no runs at this choice</i>"
                 return
             reps = int(mine["replicate"].nunique())
-            note.value = (f"{reps} paired replicates per cell, {int(mine['workload'].nunique())}"
-                          f" workload(s); lower is better for every metric")  # fmt: skip
+            note.value = (
+                f"{reps} paired replicates per cell, {int(mine['workload'].nunique())}"
+                f" workload(s); lower is better for every metric"
+            )
             wins = win_map(mine, metric.value)
-            show(plots.win_map_panels(wins, rows, columns,
-                                      f"{METRICS[metric.value]}: lowest mean ({selection.value})"))  # fmt: skip
+            show(
+                plots.win_map_panels(
+                    wins, rows, columns, f"{METRICS[metric.value]}: lowest mean ({selection.value})"
+                )
+            )
             claims = claims_table(mine, metric.value)
             if claims.empty:
                 print(NO_CLAIM.format(selection=selection.value, metric=METRICS[metric.value]))
             else:
-                print("the papers' claims on these methods beside ours (counted over the "
-                      "settings of the map)")  # fmt: skip
+                print(
+                    "the papers' claims on these methods beside ours (counted over the "
+                    "settings of the map)"
+                )
                 display(table(claims))
             print("the map's cells: the lowest mean and its difference from the runner-up")
             display(table(map_table(wins, rows, columns, metric.value)))

@@ -62,21 +62,53 @@ def allocation_explorer(
     range."""
     if not isinstance(system, MultiCluster):
         raise InvalidType(f"system must be a MultiCluster, got {type(system).__name__}")
-    load = slider(w.FloatSlider, workload, 0.02, 0.98, 0.01, "workload (share of capacity)",
-                  "the arrival rate as a share of the rate that saturates the whole system",
-                  name="workload")  # fmt: skip
-    slack = slider(w.FloatSlider, slack_upper, 1, 120, 1, "slack max (s)",
-                   "jobs' slack is uniform on [0, max] seconds: the wait a soft real-time job "
-                   "tolerates; changes OMR and the miss rates only",
-                   name="slack_upper")  # fmt: skip
-    nodes = [slider(w.IntSlider, m, 1, 64, 1, f"nodes {i + 1}", f"nodes of cluster {i + 1}",
-                    name=f"system.nodes[{i}]")
-             for i, m in enumerate(system.nodes)]  # fmt: skip
+    load = slider(
+        w.FloatSlider,
+        workload,
+        0.02,
+        0.98,
+        0.01,
+        "workload (share of capacity)",
+        "the arrival rate as a share of the rate that saturates the whole system",
+        name="workload",
+    )
+    slack = slider(
+        w.FloatSlider,
+        slack_upper,
+        1,
+        120,
+        1,
+        "slack max (s)",
+        "jobs' slack is uniform on [0, max] seconds: the wait a soft real-time job "
+        "tolerates; changes OMR and the miss rates only",
+        name="slack_upper",
+    )
+    nodes = [
+        slider(
+            w.IntSlider,
+            m,
+            1,
+            64,
+            1,
+            f"nodes {i + 1}",
+            f"nodes of cluster {i + 1}",
+            name=f"system.nodes[{i}]",
+        )
+        for i, m in enumerate(system.nodes)
+    ]
     speeds = [
-        slider(w.FloatSlider, s, 0.5, 40, 0.5, f"speed {i + 1} (jobs/s per node)",
-               f"service rate of one node of cluster {i + 1}", name=f"system.speeds[{i}]")
+        slider(
+            w.FloatSlider,
+            s,
+            0.5,
+            40,
+            0.5,
+            f"speed {i + 1} (jobs/s per node)",
+            f"service rate of one node of cluster {i + 1}",
+            name=f"system.speeds[{i}]",
+        )
         for i, s in enumerate(system.speeds)
-    ]  # fmt: skip
+    ]
     out = w.Output()
     status = status_line()
 
@@ -101,8 +133,13 @@ def allocation_explorer(
             fig, ax = figure(6, 2.6)
             table[clusters].plot.bar(ax=ax, rot=0)
             ax.set_ylabel("fraction of jobs")
-            ax.legend(fontsize="small", ncols=len(clusters), loc="lower center",
-                      bbox_to_anchor=(0.5, 1.0), frameon=False)  # fmt: skip
+            ax.legend(
+                fontsize="small",
+                ncols=len(clusters),
+                loc="lower center",
+                bbox_to_anchor=(0.5, 1.0),
+                frameon=False,
+            )
             show(fig)
 
     live(update, [load, slack, *nodes, *speeds], status)

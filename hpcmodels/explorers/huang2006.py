@@ -31,18 +31,34 @@ COLUMNS = {  # the metrics shown, in words and units (Huang & Chang's Tables 2-9
 
 
 WORDS = {  # the engine's policy names, as a student reads them
-    "fcfs": "FCFS", "first_available": "first available (FPFS)",
-    "smallest_first": "smallest first", "largest_first": "largest first",
-    "conservative": "conservative backfilling", "easy": "EASY backfilling",
+    "fcfs": "FCFS",
+    "first_available": "first available (FPFS)",
+    "smallest_first": "smallest first",
+    "largest_first": "largest first",
+    "conservative": "conservative backfilling",
+    "easy": "EASY backfilling",
     "first_available_once": "first available, one per event",
-    "first_fit": "first fit", "best_fit": "best fit", "worst_fit": "worst fit",
-    "median_fit": "median fit (lower median)", "median_fit_upper": "median fit (upper median)",
-    "random_fit": "random fit", "fastest_first": "fastest first", "ai2": "AI2 (Shih)",
-    "tla": "TLA (Shih)", "local_first": "local first", "local_only": "local only",
-    "none": "none", "fixed_order": "fixed order", "larger_first": "larger first",
-    "smaller_first": "smaller first", "a1": "A1 (Jones)", "b1": "B1 (Jones)",
-    "b2": "B2 (Jones)", "b3": "B3 (Jones)", "b4": "B4 (Jones)",
-}  # fmt: skip
+    "first_fit": "first fit",
+    "best_fit": "best fit",
+    "worst_fit": "worst fit",
+    "median_fit": "median fit (lower median)",
+    "median_fit_upper": "median fit (upper median)",
+    "random_fit": "random fit",
+    "fastest_first": "fastest first",
+    "ai2": "AI2 (Shih)",
+    "tla": "TLA (Shih)",
+    "local_first": "local first",
+    "local_only": "local only",
+    "none": "none",
+    "fixed_order": "fixed order",
+    "larger_first": "larger first",
+    "smaller_first": "smaller first",
+    "a1": "A1 (Jones)",
+    "b1": "B1 (Jones)",
+    "b2": "B2 (Jones)",
+    "b3": "B3 (Jones)",
+    "b4": "B4 (Jones)",
+}
 
 
 HUANG_HEURISTICS = ("fixed_order", "larger_first", "smaller_first")
@@ -53,8 +69,15 @@ def _choices(names) -> list[tuple[str, str]]:
     return [(WORDS.get(n, n), n) for n in names]
 
 
-def printed_for(name: str, clusters, selection: str, allocation: str, coallocation: str | None,
-                load_factor: float, slowdown: float) -> list[tuple[str, Printed]]:  # fmt: skip
+def printed_for(
+    name: str,
+    clusters,
+    selection: str,
+    allocation: str,
+    coallocation: str | None,
+    load_factor: float,
+    slowdown: float,
+) -> list[tuple[str, Printed]]:
     """The cells the paper prints for configuration ``name``'s run
     (:func:`~hpcmodels.papers.huang2006.printed_cells`) as (engine metric, printed), with
     our paper-scale runs of each (the cleaned log, every runtime perturbed per replicate;
@@ -66,8 +89,9 @@ def printed_for(name: str, clusters, selection: str, allocation: str, coallocati
         raise InvalidType(f"name must be the configuration's label (text), got {name!r:.80}")
     clusters = cluster_list(clusters)
     out = []
-    for cell in huang2006.printed_cells(clusters, selection, allocation, coallocation,
-                                        load_factor, slowdown):  # fmt: skip
+    for cell in huang2006.printed_cells(
+        clusters, selection, allocation, coallocation, load_factor, slowdown
+    ):
         key = huang2006.ensemble_key(cell.table, cell.label, cell.row, cell.column)
         quantity = f"{name}: {COLUMNS[cell.metric]} ({cell.column})"
         scale = stored_values("huang2006", key)
@@ -126,21 +150,50 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
         raise InvalidParameter("jobs is empty: no job to schedule")
     clusters = cluster_list(clusters)
     base = jobs[["submit", "runtime", "procs"]]
-    lf = slider(w.FloatSlider, load_factor, 1.0, 4.0, 0.25, "load factor",
-                "every runtime times this factor (Section 2): higher is busier",
-                name="load_factor")  # fmt: skip
-    sd = slider(w.FloatSlider, slowdown, 1.0, 6.0, 0.5, "slowdown ratio",
-                "a co-allocated job runs this many times slower (Section 3); no effect without "
-                "co-allocation", name="slowdown")  # fmt: skip
+    lf = slider(
+        w.FloatSlider,
+        load_factor,
+        1.0,
+        4.0,
+        0.25,
+        "load factor",
+        "every runtime times this factor (Section 2): higher is busier",
+        name="load_factor",
+    )
+    sd = slider(
+        w.FloatSlider,
+        slowdown,
+        1.0,
+        6.0,
+        0.5,
+        "slowdown ratio",
+        "a co-allocated job runs this many times slower (Section 3); no effect without "
+        "co-allocation",
+        name="slowdown",
+    )
     coal_names = [c or "none" for c in COALLOCATIONS]
 
     def config(name, sel, alloc, coal):
-        return [dropdown(_choices(SELECTIONS), sel, f"{name}: selection",
-                         "which waiting job starts next (Section 2)"),
-                dropdown(_choices(ALLOCATIONS), alloc, f"{name}: allocation",
-                         "which site a job that fits goes to (Section 3)"),
-                dropdown(_choices(coal_names), coal, f"{name}: co-allocation",
-                         "how a job that fits no single site is split across sites (Section 3)")]  # fmt: skip
+        return [
+            dropdown(
+                _choices(SELECTIONS),
+                sel,
+                f"{name}: selection",
+                "which waiting job starts next (Section 2)",
+            ),
+            dropdown(
+                _choices(ALLOCATIONS),
+                alloc,
+                f"{name}: allocation",
+                "which site a job that fits goes to (Section 3)",
+            ),
+            dropdown(
+                _choices(coal_names),
+                coal,
+                f"{name}: co-allocation",
+                "how a job that fits no single site is split across sites (Section 3)",
+            ),
+        ]
 
     a = config("A", "fcfs", "first_fit", "fixed_order" if len(clusters) > 1 else "none")
     b = config("B", "smallest_first", "best_fit", "larger_first" if len(clusters) > 1 else "none")
@@ -157,23 +210,27 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
                 # the slowdown ratio applies to Huang's heuristics' co-allocated jobs only
                 cost = dict(slowdown=sd.value) if coalloc in HUANG_HEURISTICS else {}
                 try:
-                    r = simulate(scaled, clusters, sel.value, alloc.value, coallocation=coalloc,
-                                 **cost)  # fmt: skip
+                    r = simulate(
+                        scaled, clusters, sel.value, alloc.value, coallocation=coalloc, **cost
+                    )
                 except ValueError as err:
                     print(f"configuration {name}: {err}")
                     return
                 label = f"{name}: " + " + ".join(WORDS[c.value] for c in (sel, alloc, coal))
                 results[label] = r
                 rows[label] = r.metrics
-                mine = printed_for(name, clusters, sel.value, alloc.value, coalloc, lf.value,
-                                   sd.value)  # fmt: skip
+                mine = printed_for(
+                    name, clusters, sel.value, alloc.value, coalloc, lf.value, sd.value
+                )
                 printed += [p for _, p in mine]
                 ours += [r.metrics[metric] for metric, _ in mine]
             table = pd.DataFrame(rows).T[list(COLUMNS)].rename(columns=COLUMNS)
             display(table.style.format(precision=3))
             if printed:
-                print("the paper's numbers at these settings beside ours (random fit: the paper "
-                      "averages 20 seeds, this run is one)")  # fmt: skip
+                print(
+                    "the paper's numbers at these settings beside ours (random fit: the paper "
+                    "averages 20 seeds, this run is one)"
+                )
                 display(table_html(beside_printed(printed, ours), index=True))
                 print(log_offset_reason(len(base), printed, ours))
             else:

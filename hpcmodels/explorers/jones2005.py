@@ -34,8 +34,9 @@ __all__ = ["LINK_PICTURE_JOBS", "bandwidth_explorer", "link_saturation_explorer"
 LINK_PICTURE_JOBS = ((3, 2, 1), (4, 4, 0), (0, 5, 5))
 
 
-def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
-                             link_mbps: float = 1000.0) -> w.VBox:  # fmt: skip
+def link_saturation_explorer(
+    jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0, link_mbps: float = 1000.0
+) -> w.VBox:
     """Jones 2005, Figs. 5-7 live: place each job's nodes on three clusters; every link's
     required bandwidth (Eq. 1 with Eq. 8's PPBW), the allotment of Steps 1-5 and each
     job's slowdown factor (Eq. 5) recompute at once.
@@ -51,8 +52,13 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
     if not jobs or not jobs[0] or any(len(job) != len(jobs[0]) for job in jobs):
         raise InvalidParameter(f"jobs must be non-empty rows of one length, got {jobs!r:.80}")
     m = len(jobs[0])
-    nodes = [[slider(w.IntSlider, n, 0, 20, 1, f"job {k + 1} on C{i + 1}", name=f"jobs[{k}][{i}]")
-              for i, n in enumerate(job)] for k, job in enumerate(jobs)]  # fmt: skip
+    nodes = [
+        [
+            slider(w.IntSlider, n, 0, 20, 1, f"job {k + 1} on C{i + 1}", name=f"jobs[{k}][{i}]")
+            for i, n in enumerate(job)
+        ]
+        for k, job in enumerate(jobs)
+    ]
     bw = slider(w.FloatSlider, bsbw, 0, 2000, 50, "BSBW (Mbps)", name="bsbw")
     cap = slider(w.FloatSlider, link_mbps, 100, 2000, 50, "link capacity (Mbps)", name="link_mbps")
     out = w.Output()
@@ -62,17 +68,24 @@ def link_saturation_explorer(jobs=LINK_PICTURE_JOBS, bsbw: float = 400.0,
             out.clear_output(wait=True)
             split = np.array([[s.value for s in row] for row in nodes])
             total = split.sum(axis=1)
-            demand = np.array([[link_demand(n, max(t, 1), ppbw_from_bsbw(bw.value, max(t, 1)))
-                                for n in row] for row, t in zip(split, total, strict=True)])  # fmt: skip
+            demand = np.array(
+                [
+                    [link_demand(n, max(t, 1), ppbw_from_bsbw(bw.value, max(t, 1))) for n in row]
+                    for row, t in zip(split, total, strict=True)
+                ]
+            )
             allotted = allot_bandwidth(demand, np.full(m, cap.value))
             sd = slowdown_factors(demand, allotted)
             links = [f"C{i + 1}" for i in range(m)]
             table = pd.DataFrame(
-                {"nodes": [" + ".join(map(str, row)) for row in split],
-                 **{f"{c} required (Mbps)": demand[:, i] for i, c in enumerate(links)},
-                 **{f"{c} allotted (Mbps)": allotted[:, i] for i, c in enumerate(links)},
-                 "slowdown factor sd (ratio)": sd},
-                index=pd.Index([f"job {k + 1}" for k in range(len(split))], name="job"))  # fmt: skip
+                {
+                    "nodes": [" + ".join(map(str, row)) for row in split],
+                    **{f"{c} required (Mbps)": demand[:, i] for i, c in enumerate(links)},
+                    **{f"{c} allotted (Mbps)": allotted[:, i] for i, c in enumerate(links)},
+                    "slowdown factor sd (ratio)": sd,
+                },
+                index=pd.Index([f"job {k + 1}" for k in range(len(split))], name="job"),
+            )
             saturated = [c for i, c in enumerate(links) if demand[:, i].sum() > cap.value]
             print("saturated links: " + (", ".join(saturated) if saturated else "none"))
             shown = table.round({c: 3 if c.startswith("slowdown") else 1 for c in table.columns})
@@ -121,13 +134,27 @@ BANDWIDTH_COLUMNS = {
     "penalty": "penalty (mean slowdown)",
     "max_link_level": "busiest link (share of capacity)",
 }
-STRATEGY_NAMES = {"no_share": "No Share", "migration_only": "Migration Only", "ideal": "Ideal",
-                  "first_fit": "First-Fit", "a1": "A1", "b1": "B1", "b2": "B2", "b3": "B3",
-                  "b4": "B4"}  # fmt: skip
+STRATEGY_NAMES = {
+    "no_share": "No Share",
+    "migration_only": "Migration Only",
+    "ideal": "Ideal",
+    "first_fit": "First-Fit",
+    "a1": "A1",
+    "b1": "B1",
+    "b2": "B2",
+    "b3": "B3",
+    "b4": "B4",
+}
 
 
-def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, lslt: float = 1.0,
-                       chunk: float = 0.8, clusters: int = 4) -> w.VBox:  # fmt: skip
+def bandwidth_explorer(
+    jobs_per_cluster: int = 5_000,
+    *,
+    bsbw: float = 500.0,
+    lslt: float = 1.0,
+    chunk: float = 0.8,
+    clusters: int = 4,
+) -> w.VBox:
     """Jones 2005, Section 6 at a glance: BSBW, LSLT, B3's chunk and the number of
     clusters; every strategy runs on the same Section 6.1 workload (``jobs_per_cluster``
     jobs per cluster, the first change or so takes a second) and a table and a chart of
@@ -142,15 +169,38 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
         "jobs_per_cluster", jobs_per_cluster, minimum=1, maximum=MAX_JOBS // 8
     )
     strategies = ("no_share", "migration_only", "ideal", "first_fit", "a1", "b1", "b2", "b3", "b4")
-    bw = slider(w.FloatSlider, bsbw, 100, 1000, 50, "BSBW (Mbps)",
-                "every job's bisection bandwidth (Eq. 8 turns it into bandwidth per node)",
-                name="bsbw")  # fmt: skip
-    level = slider(w.FloatSlider, lslt, 0.4, 1.2, 0.1, "LSLT",
-                   "link saturation level threshold: the share of a link's capacity A1 and "
-                   "B1-B4 aim not to exceed (Section 6.2)", name="lslt")  # fmt: skip
-    chunk_size = slider(w.FloatSlider, chunk, 0.5, 0.95, 0.05, "B3 chunk",
-                        "B3 (big-small chunk) puts this share of a job on one cluster and the "
-                        "rest elsewhere; changes B3 only", name="chunk")  # fmt: skip
+    bw = slider(
+        w.FloatSlider,
+        bsbw,
+        100,
+        1000,
+        50,
+        "BSBW (Mbps)",
+        "every job's bisection bandwidth (Eq. 8 turns it into bandwidth per node)",
+        name="bsbw",
+    )
+    level = slider(
+        w.FloatSlider,
+        lslt,
+        0.4,
+        1.2,
+        0.1,
+        "LSLT",
+        "link saturation level threshold: the share of a link's capacity A1 and "
+        "B1-B4 aim not to exceed (Section 6.2)",
+        name="lslt",
+    )
+    chunk_size = slider(
+        w.FloatSlider,
+        chunk,
+        0.5,
+        0.95,
+        0.05,
+        "B3 chunk",
+        "B3 (big-small chunk) puts this share of a job on one cluster and the "
+        "rest elsewhere; changes B3 only",
+        name="chunk",
+    )
     count = slider(
         w.IntSlider,
         clusters,
@@ -164,9 +214,11 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
     note = hint()
 
     def explain(*_):
-        note.value = (f"<i>{count.value} clusters x {jobs_per_cluster:,} jobs (the paper: "
-                      f"400,000 per cluster); the chunk changes B3 only; the LSLT changes "
-                      "A1 and B1-B4 only</i>")  # fmt: skip
+        note.value = (
+            f"<i>{count.value} clusters x {jobs_per_cluster:,} jobs (the paper: "
+            f"400,000 per cluster); the chunk changes B3 only; the LSLT changes "
+            "A1 and B1-B4 only</i>"
+        )
 
     count.observe(explain, names="value")
     explain()
@@ -179,8 +231,9 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
         bar.value = 0
         rows = []
         for st in strategies:
-            rows.append(run_point(st, setup, bsbw=bw.value, lslt=level.value,
-                                  chunk=chunk_size.value))  # fmt: skip
+            rows.append(
+                run_point(st, setup, bsbw=bw.value, lslt=level.value, chunk=chunk_size.value)
+            )
             bar.value += 1
         table = pd.DataFrame(rows).set_index("strategy")[list(BANDWIDTH_COLUMNS)]
         with out:
@@ -198,8 +251,10 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             display(core_table(shown.rename(columns=BANDWIDTH_COLUMNS).round(3), index=True))
             printed = baselines_printed(count.value)
             if printed:
-                print("the paper's Section 6.3 baselines beside ours (this run: "
-                      f"{jobs_per_cluster:,} jobs per cluster)")  # fmt: skip
+                print(
+                    "the paper's Section 6.3 baselines beside ours (this run: "
+                    f"{jobs_per_cluster:,} jobs per cluster)"
+                )
                 display(
                     core_table(
                         beside_printed(printed, [table.loc[s, "att"] for s in jones2005.BASELINES]),
@@ -212,14 +267,23 @@ def bandwidth_explorer(jobs_per_cluster: int = 5_000, *, bsbw: float = 500.0, ls
             fig, ax = figure(7, 2.6)
             ax.bar(names, table["att"], color=[method_colour(n) or "tab:blue" for n in names])
             for name, style in (("migration_only", "--"), ("ideal", ":")):
-                ax.axhline(table.loc[name, "att"], color="k", ls=style, lw=1,
-                           label=name.replace("_", " "))  # fmt: skip
+                ax.axhline(
+                    table.loc[name, "att"], color="k", ls=style, lw=1, label=name.replace("_", " ")
+                )
             top = 2.5 * table.loc["migration_only", "att"]
             ax.set_ylim(0, top)
             for x, value in enumerate(table["att"]):
                 if value > top:  # an unstable strategy: say how far off the chart it is
-                    ax.text(x, 0.93 * top, f"{value:.0f}", ha="center", fontsize=7, rotation=90,
-                            va="top", color="white")  # fmt: skip
+                    ax.text(
+                        x,
+                        0.93 * top,
+                        f"{value:.0f}",
+                        ha="center",
+                        fontsize=7,
+                        rotation=90,
+                        va="top",
+                        color="white",
+                    )
             ax.set_ylabel("average turnaround (s)")
             ax.legend(fontsize=7)
             ax.tick_params(axis="x", labelsize=7, rotation=30)

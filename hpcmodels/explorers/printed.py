@@ -126,7 +126,7 @@ def beside_printed(printed: Sequence[Printed], ours: Sequence[float]) -> pd.Data
                 f"{mine:,.{d}f}",
                 f"{mine - float(p.paper):+,.{d}f}",
                 _scale_text(p, d),
-            ]  # fmt: skip
+            ]
         )
     index = pd.Index([p.quantity for p in printed], name="quantity")
     table = pd.DataFrame(rows, columns=COLUMNS, index=index)

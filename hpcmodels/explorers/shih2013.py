@@ -115,28 +115,42 @@ def tla_snapshot_explorer() -> w.VBox:
     """Fig. 4 live: the waiting jobs' processors and estimates, r2's end; TLA's score of
     each cluster for job 1 (every job's simulated turnaround) and the chosen cluster."""
     waiting = shih2013.SNAPSHOT_WAITING
-    procs = [slider(w.IntSlider, j.procs, 1, 9, 1, f"job {k + 1} procs")
-             for k, j in enumerate(waiting)]  # fmt: skip
-    est = [slider(w.FloatSlider, j.estimate, 0.5, 20, 0.5, f"job {k + 1} estimate")
-           for k, j in enumerate(waiting)]  # fmt: skip
-    r2_end = slider(w.FloatSlider, 5.0, 0.0, 10.0, 0.5, "r2 end",
-                    "when running job r2 on cluster B ends (its estimate: 5; Fig. 9 replays "
-                    "with its actual end, 1)")  # fmt: skip
+    procs = [
+        slider(w.IntSlider, j.procs, 1, 9, 1, f"job {k + 1} procs") for k, j in enumerate(waiting)
+    ]
+    est = [
+        slider(w.FloatSlider, j.estimate, 0.5, 20, 0.5, f"job {k + 1} estimate")
+        for k, j in enumerate(waiting)
+    ]
+    r2_end = slider(
+        w.FloatSlider,
+        5.0,
+        0.0,
+        10.0,
+        0.5,
+        "r2 end",
+        "when running job r2 on cluster B ends (its estimate: 5; Fig. 9 replays "
+        "with its actual end, 1)",
+    )
     out = w.Output()
 
     def update():
         with out:
             out.clear_output(wait=True)
-            jobs = [j._replace(procs=p.value, estimate=e.value)
-                    for j, p, e in zip(waiting, procs, est, strict=True)]  # fmt: skip
+            jobs = [
+                j._replace(procs=p.value, estimate=e.value)
+                for j, p, e in zip(waiting, procs, est, strict=True)
+            ]
             running = list(shih2013.SNAPSHOT_RUNNING)
             running[1] = running[1]._replace(end=r2_end.value)
             scores = tla_scores(list(shih2013.SNAPSHOT_CLUSTERS), running, jobs)
             if not scores:
                 print("job 1 fits no cluster now: TLA has nothing to score")
                 return
-            table = pd.DataFrame({f"job 1 on {c}": s.turnaround for c, s in scores.items()},
-                                 index=pd.Index(range(1, 5), name="job"))  # fmt: skip
+            table = pd.DataFrame(
+                {f"job 1 on {c}": s.turnaround for c, s in scores.items()},
+                index=pd.Index(range(1, 5), name="job"),
+            )
             table.loc["ATT"] = [s.att for s in scores.values()]
             best = min(scores, key=lambda c: scores[c].att)
             print(f"TLA allocates job 1 to cluster {best}")
@@ -169,20 +183,50 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
     workloads = check_each("workloads", workloads, check_choice, [x.wid for x in shih2013.TABLE3])
     if not workloads:
         raise InvalidParameter("workloads is empty: give at least one of Table 3's workloads")
-    wid = dropdown(list(workloads), workloads[0], "workload",
-                   "Table 3's workloads: A from the SDSC SP2 log, D Lublin99, E Feitelson96")  # fmt: skip
-    load = dropdown(list(shih2013.LOADS), "medium", "load",
-                    "Section 4.1: runtimes scaled to a system loading of 0.5, 0.75 or 1")  # fmt: skip
-    sh = dropdown(list(shih2013.SH_LEVELS), 0.0, "SH",
-                  "system heterogeneity: the spread of the clusters' speeds (0: all speed 1)")  # fmt: skip
-    vector = slider(w.IntSlider, 0, 0, 9, 1, "speed vector",
-                    "which of the 10 random speed vectors at this SH")  # fmt: skip
-    depth = slider(w.IntSlider, 0, 0, 500, 1, "simulation depth (0: all)",
-                   "how many waiting jobs TLA's look-ahead simulates (Section 5.2)")  # fmt: skip
-    adepth = slider(w.IntSlider, 1, 1, 8, 1, "allocation depth",
-                    "how many waiting jobs TLA allocates per decision (Section 5.4)")  # fmt: skip
-    button = w.Button(description="Run", button_style="primary",
-                      tooltip=f"simulate the four methods on the first {n_jobs:,} jobs")  # fmt: skip
+    wid = dropdown(
+        list(workloads),
+        workloads[0],
+        "workload",
+        "Table 3's workloads: A from the SDSC SP2 log, D Lublin99, E Feitelson96",
+    )
+    load = dropdown(
+        list(shih2013.LOADS),
+        "medium",
+        "load",
+        "Section 4.1: runtimes scaled to a system loading of 0.5, 0.75 or 1",
+    )
+    sh = dropdown(
+        list(shih2013.SH_LEVELS),
+        0.0,
+        "SH",
+        "system heterogeneity: the spread of the clusters' speeds (0: all speed 1)",
+    )
+    vector = slider(
+        w.IntSlider, 0, 0, 9, 1, "speed vector", "which of the 10 random speed vectors at this SH"
+    )
+    depth = slider(
+        w.IntSlider,
+        0,
+        0,
+        500,
+        1,
+        "simulation depth (0: all)",
+        "how many waiting jobs TLA's look-ahead simulates (Section 5.2)",
+    )
+    adepth = slider(
+        w.IntSlider,
+        1,
+        1,
+        8,
+        1,
+        "allocation depth",
+        "how many waiting jobs TLA allocates per decision (Section 5.4)",
+    )
+    button = w.Button(
+        description="Run",
+        button_style="primary",
+        tooltip=f"simulate the four methods on the first {n_jobs:,} jobs",
+    )
     bar = w.IntProgress(value=0, min=0, max=len(shih2013.METHODS), description="runs")
     note = hint()
     out = w.Output()
@@ -209,8 +253,10 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
                 print(f"cannot run: {err}")
                 return
             speeds = speed_vectors(spec.clusters, sh.value, 10)[vector.value]
-            clusters = [Cluster(f"c{i}", p, s)
-                        for i, (p, s) in enumerate(zip(spec.clusters, speeds, strict=True))]  # fmt: skip
+            clusters = [
+                Cluster(f"c{i}", p, s)
+                for i, (p, s) in enumerate(zip(spec.clusters, speeds, strict=True))
+            ]
             opts = TLAOptions(depth=depth.value or None, allocation_depth=adepth.value)
             att = {}
             bar.value = 0
@@ -221,15 +267,18 @@ def tla_run_explorer(workloads=("A1", "A2", "D1", "E1"), n_jobs: int = 5_000) ->
             table = pd.Series(att, name="average turnaround (s)").to_frame()
             best = min(att["BF"], att["FF"], att["AI2"])
             gain = 100 * (best - att["TLA"]) / best
-            print(f"speeds {', '.join(f'{s:.2f}' for s in speeds)}; TLA improvement over the "
-                  f"best of BF, FF, AI2: {gain:.1f} % ({n_jobs:,} jobs, one speed vector)")  # fmt: skip
+            print(
+                f"speeds {', '.join(f'{s:.2f}' for s in speeds)}; TLA improvement over the "
+                f"best of BF, FF, AI2: {gain:.1f} % ({n_jobs:,} jobs, one speed vector)"
+            )
             printed = table4_printed(wid.value, load.value, sh.value)
             if printed is None:
                 print(NO_TABLE4)
             else:
-                print("the paper's Table 4 (this setting) beside ours" + (
-                      ": its cell at SH > 0 is the mean over 10 speed vectors"
-                      if sh.value else ""))  # fmt: skip
+                print(
+                    "the paper's Table 4 (this setting) beside ours"
+                    + (": its cell at SH > 0 is the mean over 10 speed vectors" if sh.value else "")
+                )
                 display(table_html(beside_printed([printed], [gain]), index=True))
                 print(table4_reason(printed, gain, n_jobs))
             display(table.style.format(precision=0))

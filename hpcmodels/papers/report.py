@@ -508,8 +508,17 @@ def _anchor(title: str) -> str:
 
 FINDINGS_SUFFIX = ".findings.csv"
 """Notebook 06's findings (:func:`save_findings`): beside the papers' rows, not among them."""
-FINDING_COLUMNS = ["paper", "source", "claim", "selection", "settings", "holds",
-                   "within_noise", "reversed", "finding"]  # fmt: skip
+FINDING_COLUMNS = [
+    "paper",
+    "source",
+    "claim",
+    "selection",
+    "settings",
+    "holds",
+    "within_noise",
+    "reversed",
+    "finding",
+]
 
 
 def save_findings(findings: pd.DataFrame, results_dir: str | Path, name: str = "across") -> Path:

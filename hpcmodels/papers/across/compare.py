@@ -123,15 +123,23 @@ def ground_runs(
         Links(bsbw=b)  # the network's own checks, before any point runs
     methods = tuple(check_each("methods", methods, check_choice, list(METHODS)))
     grid = [
-        dict(workload=w, load=ld, sh=float(s), bsbw=float(b), replicate=r, selection=sel,
-             methods=methods, n_jobs=n_jobs)
+        dict(
+            workload=w,
+            load=ld,
+            sh=float(s),
+            bsbw=float(b),
+            replicate=r,
+            selection=sel,
+            methods=methods,
+            n_jobs=n_jobs,
+        )
         for w in workloads
         for ld in loads
         for s in shs
         for b in bsbws
         for sel in selections
         for r in range(replicates)
-    ]  # fmt: skip
+    ]
     results = sweep_results(
         ground_point, grid, client=client, cache=cache, progress=progress, desc="across"
     )

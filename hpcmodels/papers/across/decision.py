@@ -158,9 +158,16 @@ def decision_runs(
             )
             exact = mdp.average_cost(actions)
             for r, cost in zip(runs["replication"], runs["average_cost"], strict=True):
-                rows.append(dict(experiment=name, rule=rule, replication=int(r),
-                                 average_cost=float(cost), exact=exact,
-                                 coallocating_states=int(actions.sum())))  # fmt: skip
+                rows.append(
+                    dict(
+                        experiment=name,
+                        rule=rule,
+                        replication=int(r),
+                        average_cost=float(cost),
+                        exact=exact,
+                        coallocating_states=int(actions.sum()),
+                    )
+                )
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
@@ -172,8 +179,9 @@ def _check(runs: pd.DataFrame, *numeric: str) -> pd.DataFrame:
 
 
 def _paired(runs: pd.DataFrame, rule: str, baseline: str) -> pd.DataFrame:
-    wide = runs.pivot_table(index=["experiment", "replication"], columns="rule",
-                            values="average_cost", sort=False)  # fmt: skip
+    wide = runs.pivot_table(
+        index=["experiment", "replication"], columns="rule", values="average_cost", sort=False
+    )
     rows = []
     for experiment, group in wide.groupby(level=0, sort=False):
         gaps = group[[rule, baseline]].isna().any(axis=1)
@@ -185,10 +193,19 @@ def _paired(runs: pd.DataFrame, rule: str, baseline: str) -> pd.DataFrame:
             )
         d = (group[rule] - group[baseline]).to_numpy()
         mean, half = t_interval(d)
-        rows.append(dict(experiment=experiment, diff=mean, ci=half,
-                         relative=_relative(mean, group[baseline].mean()),
-                         verdict="better" if mean + half < 0 else "worse" if mean - half > 0
-                         else "no difference"))  # fmt: skip
+        rows.append(
+            dict(
+                experiment=experiment,
+                diff=mean,
+                ci=half,
+                relative=_relative(mean, group[baseline].mean()),
+                verdict="better"
+                if mean + half < 0
+                else "worse"
+                if mean - half > 0
+                else "no difference",
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -204,8 +221,15 @@ def decision_costs(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (experiment, rule), group in runs.groupby(["experiment", "rule"], sort=False):
         mean, half = t_interval(group["average_cost"].to_numpy())
-        rows.append(dict(experiment=experiment, rule=rule, exact=group["exact"].iloc[0],
-                         simulated=mean, ci=half))  # fmt: skip
+        rows.append(
+            dict(
+                experiment=experiment,
+                rule=rule,
+                exact=group["exact"].iloc[0],
+                simulated=mean,
+                ci=half,
+            )
+        )
     table = pd.DataFrame(rows, columns=COST_COLUMNS)
     optimal = "optimal (MDP)"
     if optimal not in set(runs["rule"]):
@@ -223,11 +247,17 @@ def decision_costs(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 DECISION_CLAIMS = (
-    ("optimal (MDP)", "split when it fits",
-     "the optimal decision beats splitting a job whenever it fits (the other papers' rule)"),
-    ("optimal, no pre-emption", "split when it fits",
-     "without pre-emption, the optimal decision beats splitting whenever it fits"),
-)  # fmt: skip
+    (
+        "optimal (MDP)",
+        "split when it fits",
+        "the optimal decision beats splitting a job whenever it fits (the other papers' rule)",
+    ),
+    (
+        "optimal, no pre-emption",
+        "split when it fits",
+        "without pre-emption, the optimal decision beats splitting whenever it fits",
+    ),
+)
 
 
 FINDING_COLUMNS = [c for c in CARRIED_COLUMNS if not c.endswith("_where")]
@@ -260,10 +290,23 @@ def decision_findings(runs: pd.DataFrame) -> pd.DataFrame:
             f"reversed at {reversed_}; paired difference {100 * low:+.1f} % to "
             f"{100 * high:+.1f} % ({reps} paired runs each)"
         )
-        rows.append(dict(paper="Filippopoulos & Karatza", source="Sections 5-6 (MDP model)",
-                         claim=claim, better=better, worse=worse, selection="FCFS",
-                         metric="average cost", settings=len(table), holds=holds,
-                         within_noise=noise, reversed=reversed_,
-                         best_relative=float(low), worst_relative=float(high),
-                         replicates=reps, finding=sentence))  # fmt: skip
+        rows.append(
+            dict(
+                paper="Filippopoulos & Karatza",
+                source="Sections 5-6 (MDP model)",
+                claim=claim,
+                better=better,
+                worse=worse,
+                selection="FCFS",
+                metric="average cost",
+                settings=len(table),
+                holds=holds,
+                within_noise=noise,
+                reversed=reversed_,
+                best_relative=float(low),
+                worst_relative=float(high),
+                replicates=reps,
+                finding=sentence,
+            )
+        )
     return pd.DataFrame(rows, columns=FINDING_COLUMNS)

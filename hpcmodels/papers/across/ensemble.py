@@ -81,7 +81,7 @@ def ensemble_points(replicates: int = FULL_REPLICATES) -> list[dict]:
     return [
         dict(
             sweep=name, workload=w, load=ld, sh=float(s), bsbw=float(b), selection=sel, replicate=r
-        )  # fmt: skip
+        )
         for name, sweep in SWEEPS.items()
         for w in WORKLOADS
         for ld in LOADS
@@ -109,9 +109,13 @@ def ensemble_point(
     }
 
 
-_SWEEP_COST = {("allocation", "FCFS"): 10.0, ("backfilling", "EASY"): 2.0,
-               ("backfilling", "Conservative"): 60.0, ("co-allocation", "FCFS"): 1.0,
-               ("co-allocation", "FPFS"): 8.0}  # fmt: skip
+_SWEEP_COST = {
+    ("allocation", "FCFS"): 10.0,
+    ("backfilling", "EASY"): 2.0,
+    ("backfilling", "Conservative"): 60.0,
+    ("co-allocation", "FCFS"): 1.0,
+    ("co-allocation", "FPFS"): 8.0,
+}
 _LOAD_COST = {"low": 0.3, "medium": 0.6, "high": 1.0}
 
 

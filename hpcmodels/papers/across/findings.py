@@ -39,9 +39,7 @@ CLAIMS = (
     CarriedClaim("Shih 2013", "Table 4", "TLA beats AI2", "TLA", "AI2"),
     CarriedClaim("Shih 2013", "Table 4", "TLA beats fastest first", "TLA", "Fastest First"),
     CarriedClaim("Huang 2006", "Tables 5-6", "best fit beats first fit", "Best Fit", "First Fit"),
-    CarriedClaim(
-        "Huang 2006", "Tables 5-6", "first fit beats worst fit", "First Fit", "Worst Fit"
-    ),  # fmt: skip
+    CarriedClaim("Huang 2006", "Tables 5-6", "first fit beats worst fit", "First Fit", "Worst Fit"),
     CarriedClaim(
         "Huang 2006",
         "Tables 7-8",
@@ -49,7 +47,7 @@ CLAIMS = (
         "Larger First",
         "Smaller First",
         "FCFS",
-    ),  # fmt: skip
+    ),
     CarriedClaim(
         "Huang 2006",
         "Table 9",
@@ -57,21 +55,21 @@ CLAIMS = (
         "Integrated",
         "Larger First",
         "FCFS",
-    ),  # fmt: skip
+    ),
     CarriedClaim(
         "He 2006",
         "Fig. 3",
         "ORT beats capacity-weighted fractions",
         "ORT, round robin",
         "Weighted, round robin",
-    ),  # fmt: skip
+    ),
     CarriedClaim(
         "He 2006",
         "Fig. 3",
         "round robin beats random dispatch (ORT fractions)",
         "ORT, round robin",
         "ORT, random",
-    ),  # fmt: skip
+    ),
     CarriedClaim("Jones 2005", "Section 6.3", "B3 beats A1", "B3", "A1", "FPFS"),
     CarriedClaim(
         "Jones 2005",
@@ -80,7 +78,7 @@ CLAIMS = (
         "Migration Only",
         "Jones First-Fit",
         "FPFS",
-    ),  # fmt: skip
+    ),
     CarriedClaim(
         "Jones 2005",
         "Section 4.4",
@@ -88,7 +86,7 @@ CLAIMS = (
         "Migration Only",
         "No Share",
         "FPFS",
-    ),  # fmt: skip
+    ),
 )
 
 

@@ -78,8 +78,13 @@ class Links:
         self.network()  # Network's checks, naming the field, at construction
 
     def network(self) -> Network:
-        return Network(bsbw=self.bsbw, link_mbps=self.link_mbps, lslt=self.lslt,
-                       chunk=self.chunk, compute_fraction=self.compute_fraction)  # fmt: skip
+        return Network(
+            bsbw=self.bsbw,
+            link_mbps=self.link_mbps,
+            lslt=self.lslt,
+            chunk=self.chunk,
+            compute_fraction=self.compute_fraction,
+        )
 
 
 METHODS = {
@@ -127,8 +132,12 @@ GROUPS = {
 MODEL_OUTSIDE = {name for name, m in METHODS.items() if m.fractions in ("ort", "weighted")}
 """Methods whose fractions come from He's M/M/m model, run outside its assumptions."""
 DEFAULT_LINKS = Links()
-SELECTIONS = {"FCFS": "fcfs", "FPFS": "first_available", "EASY": "easy",
-              "Conservative": "conservative"}  # fmt: skip
+SELECTIONS = {
+    "FCFS": "fcfs",
+    "FPFS": "first_available",
+    "EASY": "easy",
+    "Conservative": "conservative",
+}
 METRICS = {
     "att": "average turnaround time (s)",
     "mean_bounded_slowdown": "mean bounded slowdown",
@@ -179,8 +188,15 @@ def run_method(
         cost = {}
         if method.coallocation is not None:
             cost = dict(slowdown=slowdown) if links is None else dict(network=links.network())
-        result = simulate(jobs, clusters, method.selection or policy, method.allocation,
-                          coallocation=method.coallocation, seed=seed, **cost)  # fmt: skip
+        result = simulate(
+            jobs,
+            clusters,
+            method.selection or policy,
+            method.allocation,
+            coallocation=method.coallocation,
+            seed=seed,
+            **cost,
+        )
     else:
         alpha = queueing_fractions(jobs, clusters, method.fractions)
         sent = dispatch(jobs, clusters, alpha, method.order, seed=seed)
@@ -208,6 +224,7 @@ def methods_table() -> pd.DataFrame:
         outside = (
             "M/M/m fractions on parallel jobs (outside the model)" if name in MODEL_OUTSIDE else ""
         )
-        rows.append(dict(method=name, group=m.group, kind=m.kind, paper=m.paper, runs=runs,
-                         note=outside))  # fmt: skip
+        rows.append(
+            dict(method=name, group=m.group, kind=m.kind, paper=m.paper, runs=runs, note=outside)
+        )
     return pd.DataFrame(rows)

@@ -246,8 +246,9 @@ def _frame(records: list[dict]) -> pd.DataFrame:
     frame["h_minus_l"] = frame["heuristic"] - frame["local"]
     frame["quantity"] = np.where(frame["close"], frame["gap_pct"], frame["h_minus_l"])
     default = frame[frame["reading"] == "default"].set_index(["figure", "value"])["quantity"]
-    frame["change"] = frame["quantity"] - [default.get((f, v), np.nan) for f, v in
-                                           zip(frame["figure"], frame["value"], strict=True)]  # fmt: skip
+    frame["change"] = frame["quantity"] - [
+        default.get((f, v), np.nan) for f, v in zip(frame["figure"], frame["value"], strict=True)
+    ]
     frame["ci"] = 0.0  # exact values: no noise, the paired 95 % interval has zero width
     frame["within_claim"] = [
         alike([h, o]) if c else h - lo < 0

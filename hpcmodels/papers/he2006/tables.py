@@ -228,8 +228,11 @@ def published_fractions(
         frame = pd.DataFrame({s: [float(x) for x in v] for s, v in TABLE3_PAPER.items()})
         return "Table 3", frame.T.set_axis(names, axis=1)
     for (fast, slow), by_strategy in TABLE4_PAPER.items():
-        if (system == speed_system(fast, slow) and same(workload, 0.5)
-                and same(slack_upper, FIG4_SLACK.hi)):  # fmt: skip
+        if (
+            system == speed_system(fast, slow)
+            and same(workload, 0.5)
+            and same(slack_upper, FIG4_SLACK.hi)
+        ):
             rows = {s: [float(a), *[float(b)] * 3] for s, (a, b) in by_strategy.items()}
             return f"Table 4 [{fast},{slow}]", pd.DataFrame(rows).T.set_axis(names, axis=1)
     return None
