@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from hpcmodels.errors import InvalidParameter
+from hpcmodels.papers.shih2013 import consistent_set
 from hpcmodels.papers.shih2013 import reading_conclusions as shih_conclusions
 from hpcmodels.papers.shih2013 import readings as R
 from hpcmodels.papers.shih2013.ensemble import ensemble_key, replicate_jobs, tla_improvement
@@ -276,3 +277,34 @@ def test_a_reading_within_tolerance_only_by_noise_is_not_an_explanation():
     assert "within tolerance under" not in text
     effects.loc[0, ["low", "high"]] = [-0.9, -0.1]
     assert shih_conclusions(effects).iloc[0]["conclusion"] == "explained by noisy"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (([1.0, np.nan, 1.0], (8, 8, 8), 0.1), "vector"),
+        (([1.0, 1.0, 1.0], (8, 8), 0.1), "nodes"),
+        (([1.0, 1.0, 1.0], (8, 0, 8), 0.1), "nodes"),
+        (([1.0, 1.0, 1.0], (8, 8, 8), float("inf")), "sh"),
+        (([1.0, 1.0, 1.0], (8, 8, 8), -0.1), "sh"),
+        (("fast", (8, 8, 8), 0.1), "sequences of numbers"),
+        (([], (), 0.1), "vector"),
+    ],
+)
+def test_the_first_root_refuses_bad_input_naming_it(args, message):
+    with pytest.raises(InvalidParameter, match=message):
+        R.first_root(*args)
+
+
+@pytest.mark.parametrize("bad", ["no such", None, 3])
+def test_cells_of_refuses_an_unknown_reading(bad):
+    with pytest.raises(InvalidParameter, match="reading"):
+        R.cells_of(bad)
+
+
+def test_the_consistent_set_refuses_effects_without_its_runs():
+    effects = reading_effects(_store())
+    with pytest.raises(InvalidParameter, match="open_readings"):
+        consistent_set(effects)
+    with pytest.raises(InvalidParameter):
+        consistent_set(effects.drop(columns="paper"))

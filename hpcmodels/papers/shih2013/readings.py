@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...errors import InvalidParameter, check_choice, check_int
+from ...errors import InvalidParameter, check_choice, check_int, check_real
 from ...multicluster import Cluster, TLAOptions, simulate
 from ...workloads.archive import load_archive_log
 from ...workloads.clean import positive_runtime_and_procs, processors
@@ -190,6 +190,7 @@ READING_REPLICATES = 10
 def cells_of(reading: str) -> list[tuple[str, str, float]]:
     """The cells ``reading`` runs on: the consistent set on :func:`consistent_cells`,
     every other reading on the residual cells it applies to."""
+    reading = check_choice("reading", reading, list(READINGS))
     cells = consistent_cells() if READINGS[reading].parts else READING_CELLS
     return [c for c in cells if READINGS[reading].applies(c[0], c[2])]
 
@@ -268,9 +269,19 @@ def first_root(vector: np.ndarray, nodes, sh: float) -> np.ndarray:
     """Speed vector ``vector`` with its last two speeds replaced by Eqs. 3-4's first
     root (``+`` in :func:`~hpcmodels.workloads.transforms.speed_vectors`' formula) for
     the same first m - 2 speeds; the vector as it is when that root has a speed <= 0
-    (the draw the default kept is then the only valid one)."""
-    v = np.asarray(vector, float)
-    n = np.asarray(nodes, float)
+    (the draw the default kept is then the only valid one). ``vector`` and ``nodes``
+    are sequences of finite numbers of one length (at least two; nodes > 0), ``sh`` a
+    finite number >= 0; else an InvalidParameter naming the argument."""
+    sh = check_real("sh", sh, at_least=0)
+    try:
+        v = np.asarray(vector, float)
+        n = np.asarray(nodes, float)
+    except (TypeError, ValueError):
+        raise InvalidParameter("vector and nodes must be sequences of numbers") from None
+    if v.ndim != 1 or v.size < 2 or not np.isfinite(v).all():
+        raise InvalidParameter(f"vector must hold at least two finite speeds, got {vector!r}")
+    if n.shape != v.shape or not np.isfinite(n).all() or not (n > 0).all():
+        raise InvalidParameter(f"nodes must be {v.size} finite counts > 0, got {nodes!r}")
     na, nb = n[-2], n[-1]
     d = n.sum() - np.dot(v[:-2], n[:-2]) - na - nb
     q = n.size * sh - np.sum((v[:-2] - 1.0) ** 2)
