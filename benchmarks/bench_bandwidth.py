@@ -43,7 +43,7 @@ from hpcmodels.bandwidth import SECTION6, workload
 from hpcmodels.bandwidth.experiment import _plan
 from hpcmodels.bandwidth.modules import A1
 from hpcmodels.multicluster import simulate
-from hpcmodels.multicluster.engine import _prepare, run_to_end
+from hpcmodels.multicluster.engine import prepare_run, run_to_end
 from hpcmodels.papers.jones2005 import MODULE_CODES, TABLE1, decision_times
 
 from timing import paired_ratio
@@ -115,7 +115,7 @@ def plain_simulation(submit, runtime, procs, origin, m, nodes, coallocate):
 
 SIMULATE_DEFAULTS = dict(coallocation=None, slowdown=1.0, seed=0, drop_too_wide=False,
                          rate_model=None, tla=None, network=None, debug=False)  # fmt: skip
-"""``simulate``'s keyword defaults, which its ``_prepare`` takes explicitly."""
+"""``simulate``'s keyword defaults, which its ``prepare_run`` takes explicitly."""
 
 
 def decision_table(n: int) -> pd.DataFrame:
@@ -165,7 +165,7 @@ def run_table(jobs_per_cluster: int, repeat: int = 3) -> pd.DataFrame:
         rows.append(ours)
     migration_plan = _plan("migration_only", setup, 500.0, 1.0, 0.8, None)
     pair = paired_ratio(reference, lambda run: run_to_end(run.state).end, repeat,
-                        prepare=lambda: _prepare(jobs, setup.system, "first_available",
+                        prepare=lambda: prepare_run(jobs, setup.system, "first_available",
                                                  **SIMULATE_DEFAULTS | migration_plan))  # fmt: skip
     pair["other_result"] = float(np.mean(pair["other_result"] - arrays[0]))
     rows.append(row("migration_only: ours, event loop alone (run_to_end)", pair, "reference", None))

@@ -179,14 +179,14 @@ def profile(args: argparse.Namespace) -> None:
 
     from hpcmodels.bandwidth import SECTION6, workload
     from hpcmodels.bandwidth.experiment import _plan
-    from hpcmodels.multicluster.engine import _prepare, run_to_end
+    from hpcmodels.multicluster.engine import prepare_run, run_to_end
 
     setup = replace(SECTION6, jobs_per_cluster=args.jobs_per_cluster)
     jobs = workload(setup, 0)
     keywords = SIMULATE_DEFAULTS | _plan(args.strategy, setup, args.bsbw, 1.0, 0.8, None)
 
     def prepared():
-        return _prepare(jobs, setup.system, "first_available", **keywords)
+        return prepare_run(jobs, setup.system, "first_available", **keywords)
 
     print("compiling the kernels afresh ...", flush=True)
     run = prepared()

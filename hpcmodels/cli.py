@@ -27,7 +27,8 @@ import time
 from pathlib import Path
 
 from .errors import check_bool
-from .papers.report import read_notebook, read_record, write_report
+from .papers.records import read_notebook, read_record
+from .papers.report import write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -152,7 +153,7 @@ def _not_run(notebook: Path, reason: str, out: Path) -> None:
 
     import pandas as pd
 
-    from .papers.report import COLUMNS, not_run
+    from .papers.verdicts import COLUMNS, not_run
 
     paper = paper_of(notebook)
     if paper is None:

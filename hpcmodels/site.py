@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from .errors import check_bool, check_path
-from .papers.report import read_notebook
+from .papers.records import read_notebook
 
 __all__ = ["stage", "build_site"]
 
@@ -200,11 +200,11 @@ def _notebook(source: Path, target: Path) -> None:
 
 def _report(build: Path, target: Path) -> None:
     """The report's pages, from the results ``make reproduce`` saved in
-    ``build/results`` (:func:`~hpcmodels.papers.report_pages.write_site_report`: a
+    ``build/results`` (:func:`~hpcmodels.papers.report.write_site_report`: a
     summary page and one page per paper); none saved: a page saying how to make them.
     A results file that cannot be read is a :class:`~hpcmodels.errors.CorruptFile`
     saying to write it again."""
-    from .papers.report_pages import write_site_report
+    from .papers.report import write_site_report
 
     results = build / "results"
     if not results.is_dir() or not any(results.glob("*.csv")):

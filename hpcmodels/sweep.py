@@ -317,12 +317,12 @@ def cache_folder(cache: object) -> Path | None:
     return check_path("cache", cache, optional=True)
 
 
-def _cache_path(cache: Path, key: str) -> Path:
+def cache_path(cache: Path, key: str) -> Path:
     return cache / key[:2] / f"{key}.parquet"
 
 
 def _read_cached(cache: Path, key: str) -> dict | None:
-    path = _cache_path(cache, key)
+    path = cache_path(cache, key)
     if not path.exists():
         return None
     try:
@@ -332,7 +332,7 @@ def _read_cached(cache: Path, key: str) -> dict | None:
 
 
 def _write_cached(cache: Path, key: str, result: dict) -> None:
-    path = _cache_path(cache, key)
+    path = cache_path(cache, key)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     frame = pd.DataFrame([{k: v for k, v in result.items() if k != ERROR}])

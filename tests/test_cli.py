@@ -83,7 +83,7 @@ def test_every_notebook_runs_to_its_end_without_any_log(tmp_path):
 
 def _fake_run(source, target, parameters=None, **_):
     """Stands in for papermill: writes the paper's results where the notebook would."""
-    from hpcmodels.papers.report import Collector, compare_value
+    from hpcmodels.papers.verdicts import Collector, compare_value
 
     paper = cli.paper_of(Path(source))
     results = Path((parameters or {}).get("results_dir", cli.BUILD / "results"))
@@ -130,7 +130,7 @@ def test_full_computes_the_store_then_the_quick_runs_beside_it(tmp_path, monkeyp
     seen = []
 
     def execute(source, target, parameters=None, **_):
-        from hpcmodels.papers.report import Collector, compare_value
+        from hpcmodels.papers.verdicts import Collector, compare_value
 
         seen.append(dict(parameters))
         report = Collector("jones2005", "Jones")

@@ -1,5 +1,6 @@
 """The project's own promises: dependency lists in step, CLI, notebook conventions."""
 
+import ast
 import json
 import re
 import tomllib
@@ -212,3 +213,110 @@ def test_the_formatter_lays_out_every_line_but_the_transcribed_data_tables():
     ]
     assert [s for s in skipped if s[0].name not in DATA_TABLES] == []
     assert len(skipped) < 40
+
+
+PACKAGE = ROOT / "hpcmodels"
+
+
+def _module_file(importer: Path, level: int, module: str | None) -> Path | None:
+    """The file of the package that an import of ``importer`` names, or None (outside)."""
+    if level == 0:
+        if not module or module.split(".")[0] != "hpcmodels":
+            return None
+        base = ROOT.joinpath(*module.split("."))
+    else:
+        base = importer.parents[level - 1].joinpath(*(module or "").split("."))
+    if base.with_suffix(".py").exists():
+        return base.with_suffix(".py")
+    return base / "__init__.py" if (base / "__init__.py").exists() else None
+
+
+def _imports(path: Path) -> list[tuple[Path, list[str]]]:
+    """Every import of the package's module ``path`` (those inside functions too): the
+    file it names and the names it takes; ``from . import x`` of a module names x's file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                target = _module_file(path, 0, alias.name)
+                if target:
+                    found.append((target, []))
+        elif isinstance(node, ast.ImportFrom):
+            target = _module_file(path, node.level, node.module)
+            if target is None:
+                continue
+            for alias in node.names:
+                sub = _module_file(target, 1, alias.name) if target.name == "__init__.py" else None
+                found.append((sub, []) if sub else (target, [alias.name]))
+    return found
+
+
+def _import_graph() -> dict[Path, set[Path]]:
+    return {
+        path: {target for target, _ in _imports(path) if target != path}
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+
+
+def _circle(graph: dict[Path, set[Path]]) -> list[Path]:
+    """One circle of ``graph`` (files that import each other in a loop), or []."""
+    state: dict[Path, int] = {}
+    trail: list[Path] = []
+
+    def visit(node: Path) -> list[Path]:
+        state[node] = 1
+        trail.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return trail[trail.index(nxt) :] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[node] = 2
+        trail.pop()
+        return []
+
+    for node in graph:
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_the_package_imports_in_one_direction_without_a_circle():
+    """Issue 54: ``report.py`` imported ``papers/across``, whose modules imported
+    ``papers/ensemble.py`` and ``shih2013/workloads.py``, which imported the verdict rules
+    from ``report.py``: a circle of 11 files (and another of two in ``shih2013``). Every
+    import counts, those inside functions too."""
+    circle = _circle(_import_graph())
+    assert circle == [], " -> ".join(str(p.relative_to(ROOT)) for p in circle)
+
+
+def test_the_verdict_rules_are_the_bottom_of_the_papers_layer_and_the_report_its_top():
+    """The verdict rules, the ensemble rule and the files read back import no paper and
+    no report; no paper imports the report, which only the command line and the site
+    import."""
+    papers = PACKAGE / "papers"
+    graph = _import_graph()
+    for bottom in ("verdicts.py", "records.py", "ensemble.py"):
+        above = {
+            t.relative_to(papers).as_posix()
+            for t in graph[papers / bottom]
+            if papers in t.parents and (t.parent != papers or t.name.startswith("report"))
+        }
+        assert above == set(), f"papers/{bottom} imports {sorted(above)}"
+    importers = {
+        p.relative_to(PACKAGE).as_posix() for p, t in graph.items() if papers / "report.py" in t
+    }
+    assert importers == {"cli.py", "site.py"}
+
+
+def test_no_module_takes_a_private_name_of_another():
+    """A name with a leading underscore is its module's own: no other module of the
+    package imports it (issue 54 found 99 such imports, 76 of them in ``papers/``)."""
+    crossing = [
+        f"{path.relative_to(ROOT)} takes {name} from {target.relative_to(ROOT)}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for target, names in _imports(path)
+        for name in names
+        if name.startswith("_") and not name.startswith("__")
+    ]
+    assert crossing == []

@@ -21,10 +21,10 @@ from ..multicluster.coallocation_modules import (
     B3,
     B4,
     MODULES,
-    _write_counts,
     a1_ranges,
     module_split,
     widest_split,
+    write_counts,
 )
 from ..multicluster.linkshare import demand_kernel
 
@@ -62,7 +62,7 @@ def a1_brute_force(free, load, cap, p, bsbw, lslt, sites, widths, off):
             ):
                 ok = False
         if ok and total == p:
-            return _write_counts(x, sites, widths, off)
+            return write_counts(x, sites, widths, off)
         i = m - 1  # odometer: the last cluster's loop is innermost
         while i >= 0:
             x[i] += 1

@@ -12,7 +12,7 @@ from ..errors import InvalidParameter, InvalidType, check_each, check_frame, che
 from ..multicluster import ALLOCATIONS, COALLOCATIONS, SELECTIONS, simulate
 from ..multicluster.system import cluster_list
 from ..papers import huang2006
-from ..papers.report import missing_of
+from ..papers.verdicts import missing_of
 from ..plots import wait_cdf
 from ..workloads.transforms import scale_runtimes
 from .core import dropdown, figure, live, row, show, slider, status_line
@@ -139,7 +139,7 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     heuristics (the other runs have nothing it could slow down).
 
     ``jobs`` is a non-empty DataFrame with numeric ``submit``, ``runtime`` and ``procs``
-    (or a frame that stands for a missing log, :func:`~hpcmodels.papers.report.missing_of`:
+    (or a frame that stands for a missing log, :func:`~hpcmodels.papers.verdicts.missing_of`:
     the explorer then says why it is not run), ``clusters`` a non-empty list of
     :class:`~hpcmodels.multicluster.Cluster`; else an
     :class:`~hpcmodels.errors.InvalidParameter` naming the argument."""

@@ -28,7 +28,7 @@ import numba
 import numpy as np
 
 from ..errors import InvalidParameter, check_int, check_real
-from .engine import DONE, NEED_ROOM, Result, _finish, _prepare, grow_split, run
+from .engine import DONE, NEED_ROOM, Result, finish_run, grow_split, prepare_run, run
 
 __all__ = ["FLOOR_SLACK", "turnaround_above", "turnaround_floor"]
 
@@ -81,7 +81,7 @@ def turnaround_above(
     a whole number >= 1."""
     level = check_real("level", level)
     windows = check_int("windows", windows, minimum=1)
-    prepared = _prepare(jobs, clusters, selection, allocation, **_options(options))
+    prepared = prepare_run(jobs, clusters, selection, allocation, **_options(options))
     if isinstance(prepared, Result):  # every job left out: no turnaround
         return float("nan"), prepared
     state = prepared.state
@@ -96,7 +96,7 @@ def turnaround_above(
         if floor - level > FLOOR_SLACK * abs(level):
             return float(floor), None
     prepared.state = state
-    result = _finish(prepared)
+    result = finish_run(prepared)
     return float(result.metrics["att"]), result
 
 

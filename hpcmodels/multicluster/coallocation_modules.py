@@ -190,11 +190,11 @@ def module_split(code, free, load, cap, p, bsbw, lslt, chunk, sites, widths, off
             if rest > 0 and _eligible(load, cap, lslt, c) and counts[c] < free[c]:
                 counts[c] += 1
                 rest -= 1
-    return _write_counts(counts, sites, widths, off)
+    return write_counts(counts, sites, widths, off)
 
 
 @numba.njit(cache=True)
-def _write_counts(counts, sites, widths, off):
+def write_counts(counts, sites, widths, off):
     """Write the clusters with a positive node count and their counts; return how many."""
     used = 0
     for c in range(counts.size):

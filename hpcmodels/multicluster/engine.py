@@ -492,7 +492,7 @@ def simulate(
     Bad input is an :class:`~hpcmodels.errors.InvalidParameter` naming the parameter and
     the value.
     """
-    prepared = _prepare(
+    prepared = prepare_run(
         jobs,
         clusters,
         selection,
@@ -509,12 +509,12 @@ def simulate(
     if isinstance(prepared, Result):  # every job left out
         return prepared
     prepared.state = run_to_end(prepared.state, prepared.rate_code, prepared.params)
-    return _finish(prepared)
+    return finish_run(prepared)
 
 
 @dataclass(eq=False)
 class _Run:
-    """A validated run: its engine state and what :func:`_finish` needs to report it."""
+    """A validated run: its engine state and what :func:`finish_run` needs to report it."""
 
     state: State
     rate_code: int
@@ -527,7 +527,7 @@ class _Run:
     clusters: list
 
 
-def _prepare(
+def prepare_run(
     jobs,
     clusters,
     selection,
@@ -661,7 +661,7 @@ def _check_time_axis(
       time, else ``submit + duration == submit`` (at epoch nanoseconds, ~1.7e18, one
       ulp is 256 s and a 100 s job would end when it starts). Durations of 0 are
       exact. A job that starts later than its submit meets a coarser grid: the engine
-      checks at the end that every job with work ends after it starts (:func:`_finish`).
+      checks at the end that every job with work ends after it starts (:func:`finish_run`).
     """
     slowest = speed.min() * (params[1] if rate_code == CROWDING else 1.0)
     with np.errstate(over="ignore"):
@@ -734,7 +734,7 @@ def _check_applies(
         )
 
 
-def _finish(run: _Run) -> Result:
+def finish_run(run: _Run) -> Result:
     """The :class:`Result` of a run that has ended, once the schedule is checked: every
     job kept started and ended at a finite time, and every job with work ended after it
     started (an :class:`InvalidParameter` naming the first job otherwise)."""

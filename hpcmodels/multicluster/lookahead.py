@@ -60,7 +60,7 @@ from .state import (
     TLA_TWO_FIT,
 )
 from .system import MAX_PROCS, cluster_arrays, cluster_list
-from .tla_branch import ATT, SCORE_RTOL, _cost, branch_scratch, release_heap, simulate_branch
+from .tla_branch import ATT, SCORE_RTOL, branch_cost, branch_scratch, release_heap, simulate_branch
 from .tla_scoring import score_clusters, score_with_memo
 
 __all__ = [
@@ -165,7 +165,7 @@ def _shallow(speed, free, p, submit, estimate, t, allowed, metric):
         if not allowed[c] or free[c] < p:
             continue
         run = estimate / speed[c]
-        score = _cost(metric, t + run - submit, run) / 1
+        score = branch_cost(metric, t + run - submit, run) / 1
         if best < 0 or score < best_score - SCORE_RTOL * abs(best_score):
             best, best_score = c, score
     return best

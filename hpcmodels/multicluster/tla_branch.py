@@ -3,7 +3,7 @@
 A branch sim-allocates the target on one candidate cluster, then simulates the next waiting
 jobs first come first served, each placed by the simulation policy when some cluster has
 its processors free (:func:`simulate_branch`); the releases pending are a heap of (time,
-cluster, processors) (:func:`release_heap`). The score is the jobs' mean cost (:func:`_cost`:
+cluster, processors) (:func:`release_heap`). The score is the jobs' mean cost (:func:`branch_cost`:
 turnaround, Eq. 2, or bounded slowdown). :mod:`.tla_scoring` scores every candidate;
 :mod:`.lookahead` places jobs with it.
 """
@@ -34,7 +34,7 @@ def _uniform(rng):
 
 
 @numba.njit(cache=True)
-def _cost(metric, tt, run):
+def branch_cost(metric, tt, run):
     if metric == BSLD:
         return max(tt / max(run, BOUNDED_SLOWDOWN_TAU), 1.0)
     return tt
@@ -144,7 +144,7 @@ def simulate_branch(
         size = _push(ht, hc, hp, size, now + run, c, p)
         out_clus[k] = c
         out_start[k] = now
-        cost = _cost(metric, now + run - wsubmit[k], run)
+        cost = branch_cost(metric, now + run - wsubmit[k], run)
         out_cost[k] = cost
         total += cost
     return total / n_wait

@@ -35,7 +35,7 @@ from .allocation import BEST_FIT, FASTEST_FIRST, WORST_FIT
 from .rates import TIME_RTOL
 from .tla_branch import (
     SCORE_RTOL,
-    _cost,
+    branch_cost,
     branch_scratch,
     simulate_branch,
 )
@@ -290,7 +290,7 @@ def _score_lockstep(
         size[b] = n_rel + 1
         hsh[b] = h0 + _release_hash(hbits[base + i], key)
         out_clus[b, 0], out_start[b, 0], out_hash[b, 0] = c, t, hsh[b]
-        out_cost[b, 0] = _cost(metric, t + run - wsubmit[0], run)
+        out_cost[b, 0] = branch_cost(metric, t + run - wsubmit[0], run)
     # the memo's position of the target, and how many jobs follow it in the same order
     k1, span = -1, 0
     if memo_i.shape[1] > 1 and wait.size == n_wait:
@@ -375,7 +375,7 @@ def _score_lockstep(
                 hs += _release_hash(hbits[base + i], key)
                 size[b], now[b], hsh[b] = sz, nw, hs
                 out_clus[b, k], out_start[b, k], out_hash[b, k] = c, nw, hs
-                out_cost[b, k] = _cost(metric, end - wsubmit[k], run)
+                out_cost[b, k] = branch_cost(metric, end - wsubmit[k], run)
         if k < span:  # a branch in the memo's state follows the memo
             for b in range(nb):
                 if rep[b] >= 0 or failed[b] or on_memo[b] >= 0:

@@ -14,7 +14,7 @@ The rule, written once here and used by every paper (``README.md`` and
   replicates (:func:`mean_of_k`: ``RESAMPLES`` means of ``k`` replicates drawn with
   replacement, from a fixed seed). ``within tolerance`` when the printed value lies in
   that distribution's central 95 % range, or within the tolerance of the quantity's kind
-  (:data:`hpcmodels.papers.report.TOLERANCES`) of our mean; otherwise ``differs``, with
+  (:data:`hpcmodels.papers.verdicts.TOLERANCES`) of our mean; otherwise ``differs``, with
   how many standard deviations of our mean of ``k`` runs it lies away. A printed value
   computed from the means of several series (one method's improvement over the best of
   the others) is judged the same way on that statistic of our means of ``k`` runs,
@@ -48,7 +48,7 @@ import pandas as pd
 from ..bounds import MAX_REPLICATES
 from ..errors import InvalidParameter, InvalidType, check_array, check_bool, check_int, check_real
 from ..stats import t_interval
-from .report import TOLERANCES, _join
+from .verdicts import TOLERANCES, join_reasons
 
 __all__ = [
     "RESAMPLES",
@@ -254,21 +254,21 @@ def _verdict(
     where = f"ours {s.text()}; 95 % range of {runs}: {lo:.4g} to {hi:.4g}"
     if deterministic:
         sigmas = float("nan")
-        where = _join(
+        where = join_reasons(
             where,
             "a deterministic trace: the runs' spread is the schedule's sensitivity to a "
             "1e-4 change of the runtimes, not sampling error",
         )
-    context = _join(f"input: {other_input}" if other_input else "", note)
+    context = join_reasons(f"input: {other_input}" if other_input else "", note)
     if lo <= p <= hi:
         verdict, reason = (
             "within tolerance",
-            _join(f"the paper's value lies in our 95 % range of {runs}", where, context),
+            join_reasons(f"the paper's value lies in our 95 % range of {runs}", where, context),
         )
     elif abs(p - s.mean) <= tol * (1 + 1e-12):
         verdict, reason = (
             "within tolerance",
-            _join(f"|paper - our mean| <= {tol:.3g} ({kind} tolerance)", where, context),
+            join_reasons(f"|paper - our mean| <= {tol:.3g} ({kind} tolerance)", where, context),
         )
     else:
         away = (
@@ -280,7 +280,10 @@ def _verdict(
                 f"our mean lies {s.mean - p:+.4g} from the paper's value (in the quantity's "
                 f"units), {share:.3g} times the {kind} tolerance ({tol:.3g})"
             )
-        verdict, reason = "differs", _join(away, cause or "cause not identified", where, context)
+        verdict, reason = (
+            "differs",
+            join_reasons(away, cause or "cause not identified", where, context),
+        )
     return dict(
         item=item,
         quantity=quantity,
@@ -329,7 +332,7 @@ def ensemble_value(
     deterministic: bool = False,
 ) -> dict:
     """A printed value (the mean of ``k`` runs of the paper) against our replicates, by
-    the module's rule (``deterministic``: module docstring). Returns a report row (:func:`hpcmodels.papers.report.compare_value`'s
+    the module's rule (``deterministic``: module docstring). Returns a report row (:func:`hpcmodels.papers.verdicts.compare_value`'s
     columns) plus ``mean``, ``ci``, ``low``, ``high``, ``replicates``, ``range_k`` (our
     95 % range of the mean of ``k``) and ``sigmas`` (how many standard deviations of our
     mean of ``k`` runs the printed value lies from our mean)."""
@@ -419,7 +422,7 @@ def paired_claim(
         raise InvalidParameter(
             f"a and b must pair replicate by replicate, got {x.size} and {y.size}"
         )
-    note = _join(note, unpaired)
+    note = join_reasons(note, unpaired)
     if x.size < 2:
         raise InvalidParameter("a paired claim needs at least 2 replicates")
     d = x - y
@@ -436,14 +439,14 @@ def paired_claim(
     elif lo <= 0 <= hi:
         verdict, reason = (
             "differs",
-            _join(
+            join_reasons(
                 f"the paired 95 % CI contains 0: our runs cannot tell {a_name} from {b_name}", note
             ),
         )
     else:
         verdict, reason = (
             "differs",
-            _join(f"reversed: {b_name} beats {a_name} on the paired runs", note),
+            join_reasons(f"reversed: {b_name} beats {a_name} on the paired runs", note),
         )
     return dict(
         item=item,
@@ -495,7 +498,7 @@ def _paired(a, b, a_name: str, b_name: str):
 
 
 def with_replicates(row: dict, replicates: int, why: str = "") -> dict:
-    """A claim ``row`` (:func:`paired_claim`, :func:`hpcmodels.papers.report.compare_claim`)
+    """A claim ``row`` (:func:`paired_claim`, :func:`hpcmodels.papers.verdicts.compare_claim`)
     with the number of paired ``replicates`` it rests on; on fewer than
     :data:`CLAIM_REPLICATES`, ``why`` (what prevents more: a measured cost) joins its
     reason as "on n replicates, fewer than 10: why". Fewer without a ``why`` is an
@@ -513,7 +516,7 @@ def with_replicates(row: dict, replicates: int, why: str = "") -> dict:
                 f"replicates: {n} is fewer than {CLAIM_REPLICATES}; say why (the cost that "
                 "prevents more) in why"
             )
-        out["reason"] = _join(
+        out["reason"] = join_reasons(
             str(row.get("reason") or ""), f"on {n} replicates, fewer than {CLAIM_REPLICATES}: {why}"
         )
     return out

@@ -1,435 +1,44 @@
-"""Paper-versus-ours comparisons, their verdicts, one tolerance policy, and the report.
+"""The report: every paper's rows gathered into ``build/REPORT.md`` and into the static
+site's report pages. The top of the papers layer: it reads what the notebooks saved
+(:meth:`~hpcmodels.papers.verdicts.Collector.save`, :func:`save_findings`) and the
+paper-scale store, and no paper imports it.
 
-Every reproduced item is a row ``item, quantity, kind, paper, ours, diff, verdict,
-reason``. The verdicts:
-
-* ``exact``: ours rounds to the printed value (at the paper's printed precision), on the
-  paper's own input; a row computed on another input (another log, a shortened run, a
-  reconstructed model) is never ``exact``;
-* ``within tolerance``: ``|ours - paper|`` is at most the tolerance of the quantity's
-  kind (:data:`TOLERANCES`), or, where ours is an estimate with a 95 % confidence
-  interval, at most that interval's half-width (our run cannot tell the two apart);
-* ``qualitative``: a claim of the paper (an ordering, a trend) that holds in our results;
-* ``differs``: none of these; the reason is a measured statement (a number the notebook
-  computes), never a guess;
-* ``reconstructed model``: ours comes from a documented reconstruction of a model whose
-  original parameters are lost, so the comparison says nothing about the paper;
-* ``not run``: the item needs data that is not available here (the reason names it).
-
-The tolerances are set here, once, per kind of quantity; paper modules name the kind
-(:func:`compare_value`) and never a threshold of their own. Claims that two things are
-"close", "alike" or "approximately the same" use :data:`ALIKE`.
-
-A notebook collects its rows in a :class:`Collector` and saves them as CSV under
-``build/results/``; ``python -m hpcmodels reproduce`` gathers every CSV into
-``build/REPORT.md``, which opens with a summary (paper x verdict counts) and this policy.
-The files read back (:func:`read_text`, :func:`read_record`, :func:`read_table`,
-:func:`read_notebook`) that cannot be read as what they should be are a
-:class:`~hpcmodels.errors.CorruptFile` naming the file and what to do.
+``python -m hpcmodels reproduce`` gathers every ``build/results/<paper>.csv`` into
+``build/REPORT.md`` (:func:`write_report`), which opens with a summary (paper x verdict
+counts) and closes with the verdict policy of :mod:`hpcmodels.papers.verdicts`;
+``make site`` stages the same sections as web pages (:func:`write_site_report`). Files
+read back that cannot be read as what they should be are a
+:class:`~hpcmodels.errors.CorruptFile` naming the file and what to do
+(:mod:`hpcmodels.papers.records`).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import warnings
-from collections.abc import Mapping
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from ..errors import CorruptFile, InvalidParameter, check_bool, check_frame, check_path
+from ..errors import CorruptFile, check_frame, check_path
+from .records import REWRITE, ROOT, read_record, read_table, read_text, restore, why
+from .report_pages import WIDE_TABLES, markdown_tables, paper_page, picture, relative
+from .report_tables import compact, notebook_sections
+from .verdicts import ALIKE, VERDICT_MEANINGS, VERDICTS, tolerance_table
 
 __all__ = [
-    "VERDICTS",
-    "TOLERANCES",
-    "ALIKE",
-    "Tolerance",
-    "tolerance_table",
-    "alike",
-    "compare_value",
-    "compare_claim",
-    "claim",
-    "fmt_series",
-    "not_run",
-    "log_missing",
-    "missing_frame",
-    "missing_of",
-    "shown",
-    "Collector",
+    "RESULT_COLUMNS",
+    "FINDING_COLUMNS",
+    "save_findings",
+    "paper_sections",
     "write_report",
-    "view",
+    "write_site_report",
 ]
 
-REWRITE = "rerun `make reproduce` (python -m hpcmodels reproduce) to write it again, or delete it"
-"""What to do about a corrupt file of ``build/``: the run that wrote it writes it again."""
 RESULT_COLUMNS = ["title", "item", "quantity", "paper", "ours", "diff", "verdict", "reason"]
 """The columns of a notebook's results (``build/results/<paper>.csv``; ``kind`` may be
 missing in results saved before kinds were recorded)."""
-
-
-def restore(path: Path) -> str:
-    """What to do about a corrupt file of the checkout: restore it from git."""
-    try:
-        where = Path(path).resolve().relative_to(ROOT)
-    except ValueError:
-        where = Path(path)
-    return f"restore it from git (git checkout -- {where.as_posix()})"
-
-
-def _why(err: BaseException) -> str:
-    lines = str(err).strip().splitlines()
-    return lines[0] if lines else type(err).__name__
-
-
-def read_text(path: Path, remedy: str = REWRITE) -> str:
-    """The UTF-8 text of ``path``, a file the package reads back; one that cannot be read
-    (not UTF-8, a folder, not readable) is a :class:`~hpcmodels.errors.CorruptFile`
-    naming it, why, and ``remedy``: what to do."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CorruptFile(path, f"cannot be read as UTF-8 text ({_why(err)}); {remedy}") from None
-
-
-def read_record(path: Path, remedy: str = REWRITE) -> dict:
-    """The JSON object of ``path`` (a record: how results were made, a notebook), else a
-    :class:`~hpcmodels.errors.CorruptFile` as :func:`read_text` gives it."""
-    try:
-        record = json.loads(read_text(path, remedy))
-    except json.JSONDecodeError as err:
-        raise CorruptFile(path, f"is not JSON ({_why(err)}); {remedy}") from None
-    if not isinstance(record, dict):
-        raise CorruptFile(path, f"holds a JSON {type(record).__name__}, not an object; {remedy}")
-    return record
-
-
-def read_notebook(path: Path) -> dict:
-    """The JSON of the notebook ``path`` of the checkout, with its list of cells; else a
-    :class:`~hpcmodels.errors.CorruptFile` saying to restore it from git."""
-    notebook = read_record(path, restore(path))
-    if not isinstance(notebook.get("cells"), list):
-        raise CorruptFile(path, f"is not a notebook (no list of cells); {restore(path)}")
-    return notebook
-
-
-def read_table(path: Path, columns, remedy: str = REWRITE, **options) -> pd.DataFrame:
-    """The CSV table of ``path`` holding every one of ``columns`` (``options`` go to
-    ``pd.read_csv``); a file that is no such table (not UTF-8, empty, a row with more
-    fields than the header, a column missing) is a
-    :class:`~hpcmodels.errors.CorruptFile` naming it, why, and ``remedy``."""
-    try:
-        with warnings.catch_warnings():  # a row longer than the header: an error, not a shift
-            warnings.simplefilter("error", pd.errors.ParserWarning)
-            frame = pd.read_csv(path, index_col=False, encoding="utf-8", **options)
-    except pd.errors.ParserWarning:
-        raise CorruptFile(path, f"has a row longer than its header; {remedy}") from None
-    except (OSError, ValueError) as err:
-        raise CorruptFile(path, f"is not a readable CSV table ({_why(err)}); {remedy}") from None
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise CorruptFile(path, f"lacks column(s) {missing}; {remedy}")
-    return frame
-
-
-VERDICTS = ("exact", "within tolerance", "qualitative", "differs", "reconstructed model", "not run")
-COLUMNS = ["item", "quantity", "kind", "paper", "ours", "diff", "verdict", "reason"]
-VERDICT_MEANINGS = {
-    "exact": "ours rounds to the printed value, on the paper's own input",
-    "within tolerance": "within the tolerance of the quantity's kind (below), or inside our "
-    "95 % confidence interval",
-    "qualitative": "a claim of the paper (an ordering, a trend) that holds in ours",
-    "differs": "none of these; the reason is a measured statement",
-    "reconstructed model": "ours comes from a documented reconstruction of a lost model: "
-    "says nothing about the paper",
-    "not run": "needs data not available here (the reason names it)",
-}
-
-
-@dataclass(frozen=True)
-class Tolerance:
-    """How far ours may lie from the paper's value for one kind of quantity."""
-
-    absolute: float = 0.0
-    relative: float = 0.0
-    what: str = ""
-    why: str = ""
-    unit: str = "absolute"
-    exact: bool = True  # False: an approximate value is never matched exactly
-
-    def of(self, paper: float) -> float:
-        """The tolerance for a printed value ``paper``."""
-        return max(self.absolute, self.relative * abs(paper))
-
-    def text(self) -> str:
-        if self.relative:
-            return f"{self.relative:.0%} of the paper's value"
-        if self.absolute:
-            return f"{self.absolute:g} {self.unit}"
-        return "none (exact only)"
-
-
-TOLERANCES: dict[str, Tolerance] = {
-    "fraction": Tolerance(
-        absolute=0.01,
-        what="shares, probabilities and utilisations in [0, 1]",
-        why="printed to two or three decimals; one unit of the second decimal",
-    ),
-    "percent": Tolerance(
-        absolute=2.0,
-        unit="percentage points",
-        what="percentages and percentage-point gains",
-        why="printed as whole percents or one decimal, mostly read off simulated curves",
-    ),
-    "time": Tolerance(
-        relative=0.05,
-        what="simulated means: times, waiting ratios, slowdowns, turnaround",
-        why="trace- and model-driven averages move by a few percent with event-order "
-        "details the papers do not state",
-    ),
-    "count": Tolerance(
-        what="counts that follow from the input and the rules (jobs, states)",
-        why="deterministic: the same input and rules give the same count",
-    ),
-    "approximate": Tolerance(
-        relative=0.10,
-        what="values the paper states as approximate or reads off a figure",
-        why="the paper's own 'about' or the precision of reading a plot (never exact)",
-        exact=False,
-    ),
-}
-
-ALIKE = 0.05
-"""Relative spread within which a paper's "close", "alike" or "approximately the same"
-holds: ``(max - min) / min <= ALIKE`` (or the values' 95 % confidence intervals overlap,
-where they have them)."""
-
-
-def tolerance_table() -> pd.DataFrame:
-    """The tolerance policy as a table (README and the top of REPORT.md show it)."""
-    return pd.DataFrame(
-        [(kind, t.what, t.text(), t.why) for kind, t in TOLERANCES.items()],
-        columns=["kind", "quantities", "tolerance", "why"],
-    )
-
-
-def alike(values, cis=None) -> bool:
-    """Whether ``values`` are "approximately the same" (:data:`ALIKE`): their relative
-    spread is at most ``ALIKE``, or, given 95 % half-widths ``cis``, every pair's
-    intervals overlap."""
-    x = [float(v) for v in values]
-    if not x or not all(math.isfinite(v) for v in x):
-        raise InvalidParameter(f"alike needs finite values, got {values!r}")
-    lo, hi = min(x), max(x)
-    if hi - lo <= ALIKE * abs(lo):
-        return True
-    if cis is None:
-        return False
-    c = [float(v) for v in cis]
-    return all(
-        abs(a - b) <= ca + cb
-        for a, ca in zip(x, c, strict=True)
-        for b, cb in zip(x, c, strict=True)
-    )
-
-
-def _decimals(printed: str) -> int:
-    text = printed.strip().lstrip("+-")
-    return len(text.split(".", 1)[1]) if "." in text else 0
-
-
-def _join(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
-
-
-def compare_value(
-    item: str,
-    quantity: str,
-    paper: float | str,
-    ours: float,
-    *,
-    kind: str,
-    ci: float | None = None,
-    other_input: str = "",
-    note: str = "",
-    cause: str = "",
-) -> dict:
-    """Compare one number under the tolerance policy.
-
-    ``paper`` may be given as the printed string ("0.752") so that its printed precision
-    decides what counts as ``exact``. ``kind`` is a key of :data:`TOLERANCES`; ``ci`` our
-    95 % confidence half-width, when ours is an estimate; ``other_input`` names how our
-    input differs from the paper's (then the row cannot be ``exact``); ``note`` is shown
-    whatever the verdict (run length, reading); ``cause`` only when the row differs: a
-    measured statement of why."""
-    if kind not in TOLERANCES:
-        raise InvalidParameter(f"unknown kind {kind!r}; choose one of {list(TOLERANCES)}")
-    printed = paper if isinstance(paper, str) else repr(paper)
-    p = float(printed)
-    diff = ours - p
-    finite = math.isfinite(ours)
-    half_unit = 0.5 * 10.0 ** (-_decimals(printed))
-    tol = TOLERANCES[kind].of(p)
-    by_ci = ci is not None and math.isfinite(ci) and ci > tol
-    if by_ci:
-        tol = ci
-    rounds = finite and TOLERANCES[kind].exact and abs(diff) <= half_unit * (1 + 1e-9)
-    context = _join(f"input: {other_input}" if other_input else "", note)
-    if rounds and not other_input:
-        verdict, reason = "exact", context
-    elif finite and (rounds or abs(diff) <= tol * (1 + 1e-12)):
-        bound = "the 95 % CI half-width" if by_ci else f"{kind} tolerance"
-        verdict, reason = "within tolerance", _join(f"|diff| <= {tol:.3g} ({bound})", context)
-    else:
-        verdict, reason = "differs", _join(cause or "no reason recorded", context)
-    return dict(
-        item=item,
-        quantity=quantity,
-        kind=kind,
-        paper=p,
-        ours=ours,
-        diff=diff,
-        verdict=verdict,
-        reason=reason,
-    )
-
-
-def not_run(item: str, quantity: str, paper, missing: str, *, kind: str = "") -> dict:
-    """An item that could not be computed here, naming what is missing."""
-    return dict(
-        item=item,
-        quantity=quantity,
-        kind=kind,
-        paper=paper,
-        ours=None,
-        diff=None,
-        verdict="not run",
-        reason=missing,
-    )
-
-
-def log_missing(err: Exception) -> str:
-    """A missing workload log (a :class:`~hpcmodels.errors.LogNotAvailable`) as one
-    sentence for a report row or a notebook: which log and how to get it, without this
-    machine's folders (stored notebook outputs must read the same on every machine)."""
-    return (
-        f"log missing: {str(err).split(';')[0]}; download it from the Parallel Workloads "
-        "Archive (hpcmodels.workloads.catalogue() gives its address) into the folder "
-        "HPCMODELS_DATA names"
-    )
-
-
-def missing_frame(reason: str) -> pd.DataFrame:
-    """An empty frame standing for a result that needs data missing here:
-    ``attrs["missing"]`` says, in one sentence, what is missing and how to get it. A
-    paper module's ``build_*`` functions return it instead of failing, pass it on when
-    it is their input (:func:`missing_of`), and their rows functions turn it into
-    ``not run`` rows."""
-    frame = pd.DataFrame()
-    frame.attrs["missing"] = reason
-    return frame
-
-
-def shown(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` as a notebook displays it: itself, or when it stands for missing data
-    (:func:`missing_frame`) one cell ``not run`` holding the reason, so that a table
-    that could not be made says why instead of showing nothing."""
-    reason = missing_of(frame)
-    return frame if reason is None else pd.DataFrame({"not run": [reason]})
-
-
-def missing_of(*inputs) -> str | None:
-    """Why the first of ``inputs`` that stands for missing data (a frame from
-    :func:`missing_frame`) is missing, or None when none does; other values are
-    ignored."""
-    for value in inputs:
-        if isinstance(value, pd.DataFrame) and value.attrs.get("missing"):
-            return str(value.attrs["missing"])
-    return None
-
-
-def compare_claim(
-    item: str,
-    quantity: str,
-    claim: str,
-    holds: bool,
-    ours: str,
-    *,
-    cause: str = "",
-    note: str = "",
-) -> dict:
-    """A qualitative statement of the paper (an ordering, a trend) checked on ours:
-    ``qualitative`` when it holds, else ``differs`` with ``cause`` (a measured statement;
-    ``ours`` should carry the numbers). ``holds`` is a bool (a NumPy bool too); a
-    string such as ``"no"``, a number or None is an
-    :class:`~hpcmodels.errors.InvalidType` naming it."""
-    if check_bool("holds", holds):
-        verdict, reason = "qualitative", note
-    else:
-        verdict, reason = "differs", _join(cause or "the claim does not hold in ours", note)
-    return dict(
-        item=item,
-        quantity=quantity,
-        kind="claim",
-        paper=claim,
-        ours=ours,
-        diff=None,
-        verdict=verdict,
-        reason=reason,
-    )
-
-
-def claim(item: str, text: str, holds, ours: str, *, cause: str = "", note: str = "") -> dict:
-    """A claim whose quantity is its own text (:func:`compare_claim`)."""
-    return compare_claim(item, text, text, bool(holds), ours, cause=cause, note=note)
-
-
-def fmt_series(values: Mapping | pd.Series, sep: str = ", ") -> str:
-    """``key: value`` pairs in one line, numeric keys as ``:g`` (a claim's ``ours``)."""
-    items = values.items()
-    return sep.join(f"{k:g}: {v}" if isinstance(k, int | float) else f"{k}: {v}" for k, v in items)
-
-
-@dataclass
-class Collector:
-    """The rows of one paper's reproduction, in the order the notebook adds them."""
-
-    paper: str
-    title: str
-    rows: list[dict] = field(default_factory=list)
-
-    def add(self, rows: dict | list[dict] | pd.DataFrame) -> pd.DataFrame:
-        """Add rows; returns them as a DataFrame so a notebook cell can show them."""
-        if isinstance(rows, pd.DataFrame):
-            new = rows[COLUMNS].to_dict("records")
-        elif isinstance(rows, dict):
-            new = [rows]
-        else:
-            new = list(rows)
-        for row in new:
-            if row["verdict"] not in VERDICTS:
-                raise InvalidParameter(f"unknown verdict {row['verdict']!r} in {row}")
-        self.rows.extend(new)
-        return pd.DataFrame(new, columns=COLUMNS)
-
-    def frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.rows, columns=COLUMNS)
-
-    def save(self, results_dir: str | Path) -> Path:
-        """Write the rows as ``<results_dir>/<paper>.csv`` (``results_dir``: a non-empty
-        folder name, :func:`~hpcmodels.errors.check_path`) and return its path."""
-        out = check_path("results_dir", results_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{self.paper}.csv"
-        frame = self.frame()
-        frame.insert(0, "title", self.title)
-        frame.to_csv(path, index=False)
-        from ..workloads.archive import logs_read
-
-        # a fresh record for this run; `python -m hpcmodels reproduce` adds how it ran
-        path.with_suffix(".json").write_text(json.dumps({"logs": logs_read()}))
-        return path
 
 
 def _cell(value) -> str:
@@ -476,13 +85,9 @@ def _provenance_lines(info: dict) -> list[str]:
     return lines
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 def _links(paper: str, report_dir: Path) -> str:
     """Links from the report to the paper's notebook and figures (paths relative to the
     report, so they work in a checkout and on the forge)."""
-    import os
 
     def rel(path: Path) -> str:
         return Path(os.path.relpath(path, report_dir)).as_posix()
@@ -647,8 +252,8 @@ def _run_lines(path: Path) -> list[str]:
     try:
         return [*_provenance_lines(read_record(path)), ""]
     except (KeyError, TypeError) as err:  # a record whose logs are not as saved
-        why = f"{type(err).__name__}: {_why(err)}"
-        raise CorruptFile(path, f"is not a record of a run ({why}); {REWRITE}") from None
+        cause = f"{type(err).__name__}: {why(err)}"
+        raise CorruptFile(path, f"is not a record of a run ({cause}); {REWRITE}") from None
 
 
 def _counts(frame: pd.DataFrame, column: str = "verdict") -> str:
@@ -700,7 +305,6 @@ class PaperSection:
 def paper_sections(results_dir: Path, store_dir: Path | None = None) -> list[PaperSection]:
     """Every ``<paper>.csv`` of ``results_dir`` (findings aside) as a :class:`PaperSection`,
     in notebook order, each judged at paper scale on its store in ``store_dir``."""
-    from .report_tables import compact, notebook_sections
     from .store import PAPERS, beside, paper_scale, read_provenance
 
     results = sorted(
@@ -794,8 +398,6 @@ def write_report(
     :func:`save_findings` and ``reproduce`` write (not UTF-8, not CSV or JSON, a column
     or key missing, an unknown verdict) is a :class:`~hpcmodels.errors.CorruptFile`
     naming it and saying to write it again."""
-    from .report_pages import markdown_tables, relative
-
     results_dir = check_path("results_dir", results_dir)
     report = check_path("report_path", report_path, folder=False)
     store_dir = check_path("store_dir", store_dir, optional=True)
@@ -838,10 +440,46 @@ def write_report(
     return report
 
 
-def view(rows: pd.DataFrame | list[dict], digits: int = 4) -> pd.DataFrame:
-    """A comparison table as a notebook shows it: numbers rounded, reasons kept whole."""
-    frame = pd.DataFrame(rows)
-    for column in ("paper", "ours", "diff", "algorithm1"):
-        if column in frame:
-            frame[column] = [round(v, digits) if isinstance(v, float) else v for v in frame[column]]
-    return frame
+def write_site_report(
+    results_dir: str | Path, folder: str | Path, store_dir: str | Path | None = None
+) -> list[Path]:
+    """Stage the report for the site in ``folder``: ``report.md`` (the summary, each
+    paper linked to its page, the across-papers findings, the policy and the store's
+    changes) and ``report/<paper>.md`` with its picture ``report/<paper>.png``. Returns
+    the pages written."""
+    results_dir = check_path("results_dir", results_dir)
+    folder = check_path("folder", folder)
+    store_dir = check_path("store_dir", store_dir, optional=True)
+    sections = paper_sections(results_dir, store_dir)
+    pages = folder / "report"
+    pages.mkdir(parents=True, exist_ok=True)
+    written = []
+    for section in sections:
+        stem = section.path.stem
+        picture(section.rows, section.title, pages / f"{stem}.png")
+        page = pages / f"{stem}.md"
+        page.write_text(paper_page(section, f"{stem}.png"))
+        written.append(page)
+    table = summary_table(sections, lambda s: f"[{s.title}](report/{s.path.stem}.md)")
+    index = [
+        "# Reproduction report",
+        "",
+        "Items per verdict in the quick run (`make reproduce`); the last column counts "
+        "them at paper scale (`results/`). Each paper's page shows its items, linked to "
+        "the notebook section that computes them, with the reasons folded under them.",
+        "",
+        _markdown_table(table),
+        "",
+        "```{toctree}",
+        ":hidden:",
+        "",
+        *(f"report/{p.stem}" for p in written),
+        "```",
+        "",
+    ]
+    findings = _findings_section(results_dir, ROOT / "build", store_dir)  # ../notebooks
+    findings = [line.replace("](../", "](") for line in findings]
+    index += [WIDE_TABLES, ""] + findings + (policy_lines() if sections else []) + _store_changes()
+    report = folder / "report.md"
+    report.write_text("\n".join(index) + "\n")
+    return [report, *written]

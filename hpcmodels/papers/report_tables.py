@@ -89,7 +89,7 @@ def notebook_sections(notebook: str | Path) -> list[Section]:
     id the static site gives its section (docutils' ``make_id`` of the heading's text)."""
     from docutils.nodes import make_id
 
-    from .report import read_notebook
+    from .records import read_notebook
 
     path = check_path("notebook", notebook, folder=False)
     sections = []

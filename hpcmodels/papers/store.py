@@ -469,12 +469,12 @@ def _check_reproduced(paper: str, store: pd.DataFrame, rtol: float = 1e-12) -> N
 def _cached(func, points: list[dict], cache: str | Path | None) -> int:
     """How many of ``points`` the sweep cache already holds (``cache``: None or a folder,
     :func:`hpcmodels.sweep.cache_folder`)."""
-    from ..sweep import _cache_path, cache_folder, point_key
+    from ..sweep import cache_folder, cache_path, point_key
 
     folder = cache_folder(cache)
     if folder is None:
         return 0
-    return sum(_cache_path(folder, point_key(func, p)).exists() for p in points)
+    return sum(cache_path(folder, point_key(func, p)).exists() for p in points)
 
 
 def compute_store(

@@ -37,8 +37,8 @@ import numpy as np
 from ..bounds import MAX_ITERATIONS
 from ..equality import ByValue
 from ..errors import InvalidParameter, check_array, check_int, check_real, reworded
-from .mmm import MAX_SERVERS, _erlang_c_and_slope
-from .slack import Slack, _laplace, as_slack
+from .mmm import MAX_SERVERS, erlang_c_and_slope
+from .slack import Slack, as_slack, laplace
 
 __all__ = [
     "weighted_allocation",
@@ -145,7 +145,7 @@ def _cost_and_marginal(objective, m, u, x, sk, sv, sw):
     """Per-cluster mean cost (``R_i`` or ``MR_i``) at arrival rate ``x`` and the
     marginal ``g(x) = d/dx [x cost(x)]`` (He 2006, Eqs. 12b and 18b)."""
     a = x / u
-    c, dc_da = _erlang_c_and_slope(m, a)
+    c, dc_da = erlang_c_and_slope(m, a)
     dc = dc_da / u
     delta = m * u - x
     if objective == ORT:
@@ -155,7 +155,7 @@ def _cost_and_marginal(objective, m, u, x, sk, sv, sw):
         cost = wait + 1.0 / u
         return cost, cost + x * dwait
     # MR = C * E[exp(-delta S)] (Eqs. 16, 19); d delta/dx = -1.
-    lap, dlap = _laplace(sk, sv, sw, delta)
+    lap, dlap = laplace(sk, sv, sw, delta)
     cost = c * lap
     return cost, cost + x * (dc * lap - c * dlap)
 

@@ -57,7 +57,7 @@ def _erlang_c(m: int, a: float) -> float:
 
 
 @numba.njit(cache=True)
-def _erlang_c_and_slope(m: int, a: float) -> tuple[float, float]:
+def erlang_c_and_slope(m: int, a: float) -> tuple[float, float]:
     """Erlang C and its derivative dC/da.
 
     With ``B`` the Erlang B value, ``dB/da = B (m/a - 1 + B)`` and

@@ -121,7 +121,7 @@ def _one_minus_exp_over(z: float) -> tuple[float, float]:
 
 
 @numba.njit(cache=True)
-def _laplace(kind: int, values: np.ndarray, weights: np.ndarray, delta: float):
+def laplace(kind: int, values: np.ndarray, weights: np.ndarray, delta: float):
     """``E[exp(-delta S)]`` and its derivative in ``delta``."""
     if kind == UNIFORM:
         lo = values[0]

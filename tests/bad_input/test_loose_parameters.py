@@ -36,14 +36,9 @@ from hpcmodels.papers.he2006.claims import alike_row, order_row, order_rows
 from hpcmodels.papers.he2006.percent import minimum_row
 from hpcmodels.papers.he2006.simulation import SimSettings, fig3, simulate_point
 from hpcmodels.papers.huang2006.workload import load_jobs
-from hpcmodels.papers.report import (
-    FINDING_COLUMNS,
-    Collector,
-    compare_claim,
-    save_findings,
-    write_report,
-)
+from hpcmodels.papers.report import FINDING_COLUMNS, save_findings, write_report
 from hpcmodels.papers.store import compute_store, store_path, verify_store
+from hpcmodels.papers.verdicts import Collector, compare_claim
 from hpcmodels.queueing.system import MultiCluster
 from hpcmodels.sweep import sweep, sweep_results
 from hpcmodels.workloads import swf_frame

@@ -18,8 +18,8 @@ from hpcmodels.errors import InvalidParameter
 from hpcmodels.multicluster import simulate
 from hpcmodels.multicluster.bound import turnaround_above, turnaround_floor
 from hpcmodels.multicluster.engine import PAUSED, run
-from hpcmodels.multicluster.engine import _prepare as prepare
-from hpcmodels.papers.jones2005.points import _with_clusters
+from hpcmodels.multicluster.engine import prepare_run as prepare
+from hpcmodels.papers.jones2005.points import with_clusters
 
 POLICIES = [
     dict(selection="fcfs", allocation="first_fit"),
@@ -145,7 +145,7 @@ def test_an_unknown_option_is_refused_naming_it():
                                           ("first_fit", dict(bsbw=3000.0)),
                                           ("fixed_penalty", dict(penalty=1.3))])  # fmt: skip
 def test_att_gap_has_the_sign_of_the_full_run_and_its_value_below_the_level(strategy, kw):
-    setup = _with_clusters(SECTION4.scaled(3000), 2)
+    setup = with_clusters(SECTION4.scaled(3000), 2)
     att = run_point(strategy, setup, seed=1, **kw)["att"]
     for level in (0.5 * att, att, 2.0 * att):
         gap = att_gap(strategy, setup, level, seed=1, **kw)

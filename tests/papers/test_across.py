@@ -34,11 +34,11 @@ from hpcmodels.papers.filippopoulos.model import model as fk_model
 from hpcmodels.papers.filippopoulos.policies import EXPERIMENT_STEPS
 from hpcmodels.papers.huang2006.published import GRID
 from hpcmodels.papers.huang2006.simulation import simulate_run
-from hpcmodels.papers.huang2006.workload import _completed_jobs
+from hpcmodels.papers.huang2006.workload import completed_jobs
 from hpcmodels.papers.report import FINDING_COLUMNS
 from hpcmodels.papers.shih2013.published import LOADS
 from hpcmodels.papers.shih2013.section4 import configuration_point
-from hpcmodels.papers.shih2013.workloads import _jobs, workload_jobs
+from hpcmodels.papers.shih2013.workloads import jobs_at_load, workload_jobs
 from hpcmodels.workloads.transforms import speed_vectors, system_loading
 
 from logs import SDSC, need_log
@@ -54,7 +54,7 @@ def sdsc():
 @pytest.mark.parametrize("load", list(LOADS))
 def test_the_log_at_a_load_is_shihs_a2_workload_at_that_load(load):
     ours = ground_jobs("SDSC SP2", load, 0, n_jobs=2_000)
-    shih = _jobs("A2", load, 2_000, 0).reset_index(drop=True)
+    shih = jobs_at_load("A2", load, 2_000, 0).reset_index(drop=True)
     pd.testing.assert_frame_equal(ours.drop(columns="origin"), shih, check_dtype=False)
     assert system_loading(ours, sum(SIZES)) == pytest.approx(LOADS[load], rel=1e-12)
 
@@ -142,13 +142,13 @@ def test_a_jones_method_here_equals_its_run_in_notebook_04(method, strategy):
 def test_a_huang_heuristic_here_equals_its_run_in_notebook_02(method, selection, coallocation):
     """Huang's grid and log at slowdown ratio 2, through 06's run_method (links=None:
     Huang's fixed ratio) and through notebook 02's simulate_run."""
-    jobs = _completed_jobs(SDSC)[["submit", "runtime", "procs"]].iloc[:3_000]
+    jobs = completed_jobs(SDSC)[["submit", "runtime", "procs"]].iloc[:3_000]
     ours = run_method(method, jobs, GRID, "FCFS", links=None, slowdown=2.0)
     theirs = simulate(jobs, GRID, selection, "best_fit", coallocation=coallocation, slowdown=2.0)
     assert ours["att"] == theirs.metrics["att"]
     assert ours["mean_wait"] == theirs.metrics["mean_wait"]
     table_run = simulate_run(SDSC, GRID, selection, "best_fit", coallocation, slowdown=2.0)
-    whole = run_method(method, _completed_jobs(SDSC)[["submit", "runtime", "procs"]], GRID,
+    whole = run_method(method, completed_jobs(SDSC)[["submit", "runtime", "procs"]], GRID,
                        links=None, slowdown=2.0)  # fmt: skip
     assert whole["mean_wait"] == table_run["mean_wait"]
 

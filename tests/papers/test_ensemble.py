@@ -291,7 +291,7 @@ def test_beside_shows_a_paper_scale_not_run_row_without_numbers():
     import pandas as pd
 
     from hpcmodels.papers import store
-    from hpcmodels.papers.report import not_run
+    from hpcmodels.papers.verdicts import not_run
 
     quick = pd.DataFrame([{"item": "Table 4", "quantity": "B1 cell", "verdict": "not run"},
                           {"item": "Table 4", "quantity": "A1 cell", "verdict": "differs"}])  # fmt: skip

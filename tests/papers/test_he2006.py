@@ -10,20 +10,20 @@ from scipy.optimize import minimize
 
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import he2006 as he
-from hpcmodels.papers import report
+from hpcmodels.papers import verdicts
 from hpcmodels.papers.he2006 import claims as he_claims
 from hpcmodels.papers.he2006 import percent as he_percent
 from hpcmodels.papers.he2006 import rows as he_rows
 from hpcmodels.papers.he2006 import simulation as he_simulation
 from hpcmodels.papers.he2006 import tables as he_tables
 from hpcmodels.papers.he2006.rows import _patterns_3a
-from hpcmodels.papers.he2006.select import _runs
+from hpcmodels.papers.he2006.select import seed_values
 from hpcmodels.queueing import cluster_miss_rates, omr_allocation
 from hpcmodels.queueing.system import BOUNDED_PARETO
 
 TINY = he.SimSettings(n_jobs=20_000, warmup=4_000, cooldown=4_000, seeds=2)
 QUIET = {"progress": False}
-PERCENT = report.TOLERANCES["percent"].absolute
+PERCENT = verdicts.TOLERANCES["percent"].absolute
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def test_every_omr_row_carries_each_reading_in_the_frame_and_in_the_report(table
         assert f"{row.algorithm1:.4f}" in row.reason
         assert f"{row.eq16_printed:.4f}" in row.reason
         assert he.OMR_READINGS["algorithm1"] in row.reason
-    kept = report.Collector("x", "x")
+    kept = verdicts.Collector("x", "x")
     kept.add(t)
     assert set(kept.frame()["reason"]) == set(t["reason"])
 
@@ -248,7 +248,7 @@ def test_fig8b_minimum_row_follows_the_rule(frames):
 
 
 def test_every_approximately_the_same_claim_uses_report_alike(frames, monkeypatch):
-    """Flip report.alike: every claim of closeness flips with it, no other row does."""
+    """Flip verdicts.alike: every claim of closeness flips with it, no other row does."""
     pattern = re.compile(r"approximately|is small")
 
     def rows_with(answer: bool) -> list[dict]:
@@ -401,7 +401,7 @@ def test_every_check_has_a_verdict_and_differences_have_reasons(frames):
     frame = pd.DataFrame(all_rows(frames))
     assert set(frame["verdict"]) <= {"exact", "within tolerance", "qualitative", "differs"}
     assert (frame.loc[frame["verdict"] == "differs", "reason"].str.len() > 0).all()
-    assert set(frame["kind"]) <= set(report.TOLERANCES) | {"claim"}
+    assert set(frame["kind"]) <= set(verdicts.TOLERANCES) | {"claim"}
 
 
 def test_deterioration_is_zero_at_the_initial_workload_and_grows():
@@ -571,7 +571,7 @@ def test_paper_scale_rows_carry_the_quick_rows_keys_in_their_order(tiny_store):
     assert scale_keys == [k for k in quick_keys if k not in ANALYTIC]
     assert set(quick_keys) - set(scale_keys) == ANALYTIC
     for r in scale:
-        assert r["verdict"] in report.VERDICTS and (r["verdict"] != "differs" or r["reason"])
+        assert r["verdict"] in verdicts.VERDICTS and (r["verdict"] != "differs" or r["reason"])
         assert r["replicates"] == 3
         if r["kind"] == "percent":
             assert "the mean of 5 runs" in r["reason"] and r["key"] in he.TEXT_NUMBERS
@@ -579,7 +579,7 @@ def test_paper_scale_rows_carry_the_quick_rows_keys_in_their_order(tiny_store):
 
 def test_a_printed_percentage_is_judged_per_replicate_against_our_mean_of_five(tiny_store):
     fig3 = he.store_frames(tiny_store)["Fig. 3"]
-    w = _runs(fig3, "W-RR", workload=0.1)
+    w = seed_values(fig3, "W-RR", workload=0.1)
     item = "Fig. 3 | ORT-RR mean response time (s) at workload 0.1"
     quantity = "ORT-RR better than W-RR at workload 0.1 (%)"
     near = _set(tiny_store, item, w / (1.474 + np.array([-0.002, 0.0, 0.002])))
@@ -603,11 +603,13 @@ def test_an_ordering_claim_holds_only_when_every_cell_holds_on_the_paired_runs(t
 
     frame = tiny_store
     for w in he.WORKLOADS:
-        best = np.minimum(_runs(fig3, "W-RR", workload=w), _runs(fig3, "OMR-RR", workload=w))
+        best = np.minimum(
+            seed_values(fig3, "W-RR", workload=w), seed_values(fig3, "OMR-RR", workload=w)
+        )
         frame = _set(frame, key("ORT-RR", w), best - 0.5)
     row = _scale_row(frame, quantity)
     assert row["verdict"] == "qualitative" and "ORT-RR lower in 18 of 18" in row["ours"]
-    w9 = _runs(fig3, "W-RR", workload=0.9)
+    w9 = seed_values(fig3, "W-RR", workload=0.9)
     reversed_ = _set(frame, key("ORT-RR", 0.9), w9 + 1.0)
     row = _scale_row(reversed_, quantity)
     assert (
@@ -629,7 +631,7 @@ def test_identical_runs_are_no_reversal_and_are_listed(tiny_store):
     fig3 = he.store_frames(tiny_store)["Fig. 3"]
     frame = tiny_store
     for w in he.WORKLOADS:
-        omr = _runs(fig3, "OMR-RR", "miss_rate", workload=w)
+        omr = seed_values(fig3, "OMR-RR", "miss_rate", workload=w)
         frame = _set(frame, f"Fig. 3 | DLM miss rate at workload {w:g}",
                      omr if w < 0.5 else omr - 1e-3)  # fmt: skip
     row = _scale_row(frame, "DLM bounds OMR-RR from below")

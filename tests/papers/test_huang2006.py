@@ -8,7 +8,7 @@ import pytest
 from hpcmodels.papers import huang2006 as huang
 from hpcmodels.papers.huang2006 import rows as huang_rows
 from hpcmodels.papers.huang2006 import simulation, workload
-from hpcmodels.papers.report import TOLERANCES
+from hpcmodels.papers.verdicts import TOLERANCES
 from hpcmodels.stats import t_interval
 
 from logs import need_log
@@ -195,7 +195,7 @@ def test_both_median_readings_computed_and_labelled(jobs_and_log, grid_runs):
         other = huang.MEDIAN_UPPER if name == "Median Fit" else "Median Fit"
         if check.loc[(5.0, name), "breaks"]:
             assert "BREAKS the typical ratio" in row["reason"]
-            assert f"{other} gives {huang_rows._num(t5.loc[5.0, other])}" in row["reason"]
+            assert f"{other} gives {huang_rows.num(t5.loc[5.0, other])}" in row["reason"]
 
 
 def test_random_fit_is_the_mean_over_seeds_with_its_interval(jobs_and_log, grid_runs,
@@ -358,7 +358,7 @@ def test_without_the_log_every_table_and_claim_is_not_run_naming_it(monkeypatch)
     how to get it, as notebook 02 runs them, and the explorer says so too."""
     from hpcmodels.errors import LogNotAvailable
     from hpcmodels.explorers import policy_explorer
-    from hpcmodels.papers.report import log_missing, missing_of, shown
+    from hpcmodels.papers.verdicts import log_missing, missing_of, shown
 
     error = LogNotAvailable("SDSC-SP2-1998-4.2-cln.swf.gz is not available locally; /here")
     reason = log_missing(error)
@@ -368,7 +368,7 @@ def test_without_the_log_every_table_and_claim_is_not_run_naming_it(monkeypatch)
     def absent(log):
         raise error
 
-    monkeypatch.setattr(workload, "_completed_jobs", absent)
+    monkeypatch.setattr(workload, "completed_jobs", absent)
     monkeypatch.setattr(workload, "is_available", lambda name: False)
     jobs, log = huang.load_jobs()
     assert log == huang.CLEANED_LOG and jobs.empty and missing_of(jobs) == reason

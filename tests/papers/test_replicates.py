@@ -15,7 +15,7 @@ from hpcmodels.papers import huang2006 as huang
 from hpcmodels.papers import shih2013 as shih
 from hpcmodels.papers import store
 from hpcmodels.papers.ensemble import runtime_scale
-from hpcmodels.papers.shih2013.workloads import _jobs, _spec
+from hpcmodels.papers.shih2013.workloads import jobs_at_load, workload_spec
 from hpcmodels.workloads.transforms import speed_vectors
 
 from logs import SDSC, need_log
@@ -23,7 +23,7 @@ from logs import SDSC, need_log
 
 def test_shih_trace_replicates_scale_runtimes_and_nothing_else():
     need_log(SDSC)
-    base = _jobs("A1", "low", None, 0)
+    base = jobs_at_load("A1", "low", None, 0)
     assert shih.replicate_jobs("A1", "low", 0).equals(base)  # replicate 0: the log itself
     third = shih.replicate_jobs("A1", "low", 3)
     assert np.array_equal(third["runtime"], base["runtime"] * runtime_scale(3))
@@ -35,11 +35,11 @@ def test_shih_model_replicates_are_workload_seeds():
     a, b = shih.replicate_jobs("E1", "low", 1), shih.replicate_jobs("E1", "low", 2)
     assert len(a) == len(b) == shih.ENSEMBLE_JOBS["E"]
     assert not a["runtime"].equals(b["runtime"])
-    assert a.equals(_jobs("E1", "low", shih.ENSEMBLE_JOBS["E"], 1))
+    assert a.equals(jobs_at_load("E1", "low", shih.ENSEMBLE_JOBS["E"], 1))
 
 
 def test_shih_first_ten_vectors_are_the_quick_runs():
-    w = _spec("A2")
+    w = workload_spec("A2")
     twenty = speed_vectors(w.clusters, 0.2, shih.ENSEMBLE_VECTORS, seed=0)
     assert np.array_equal(twenty[:10], speed_vectors(w.clusters, 0.2, 10, seed=0))
 

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from hpcmodels.errors import InvalidParameter
-from hpcmodels.papers.report import (
+from hpcmodels.papers.report import save_findings, write_report
+from hpcmodels.papers.verdicts import (
     ALIKE,
     COLUMNS,
     TOLERANCES,
@@ -21,9 +22,7 @@ from hpcmodels.papers.report import (
     compare_value,
     fmt_series,
     not_run,
-    save_findings,
     tolerance_table,
-    write_report,
 )
 from hpcmodels.stats import batch_means_ci, t_interval
 

@@ -12,13 +12,12 @@ import pandas as pd
 import pytest
 
 from hpcmodels.errors import InvalidParameter, InvalidType
-from hpcmodels.papers.report import Collector, compare_value, not_run, write_report
+from hpcmodels.papers.report import write_report, write_site_report
 from hpcmodels.papers.report_pages import (
     html_tables,
     markdown_tables,
     picture,
     verdict_counts,
-    write_site_report,
 )
 from hpcmodels.papers.report_tables import (
     MISSING,
@@ -28,6 +27,7 @@ from hpcmodels.papers.report_tables import (
     section_of,
 )
 from hpcmodels.papers.store import beside
+from hpcmodels.papers.verdicts import Collector, compare_value, not_run
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = {

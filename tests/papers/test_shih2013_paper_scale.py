@@ -18,7 +18,7 @@ from hpcmodels import plots
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.papers import shih2013 as shih
 from hpcmodels.papers.shih2013.ensemble import _section5_settings
-from hpcmodels.papers.shih2013.workloads import _jobs
+from hpcmodels.papers.shih2013.workloads import jobs_at_load
 from hpcmodels.papers.store import _rows
 
 POLICY_COST = {"fastest_first": 0.0, "best_fit": 5.0, "worst_fit": 10.0, "random_fit": 30.0}
@@ -155,9 +155,9 @@ def no_logs(tmp_path, monkeypatch):
     monkeypatch.setenv("HPCMODELS_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HPCMODELS_OFFLINE", "1")
     (tmp_path / "data").mkdir()
-    _jobs.cache_clear()
+    jobs_at_load.cache_clear()
     yield
-    _jobs.cache_clear()
+    jobs_at_load.cache_clear()
 
 
 def test_studies_on_a_missing_log_say_not_run_instead_of_failing(no_logs):

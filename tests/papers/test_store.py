@@ -21,7 +21,7 @@ import pytest
 from hpcmodels.errors import InvalidParameter, LogNotAvailable
 from hpcmodels.papers import store
 from hpcmodels.papers.ensemble import CLAIM_REPLICATES
-from hpcmodels.papers.report import VERDICTS
+from hpcmodels.papers.verdicts import VERDICTS
 
 from logs import SDSC, need_log
 

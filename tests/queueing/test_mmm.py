@@ -12,7 +12,7 @@ from hpcmodels.queueing import (
     mean_waiting_time,
     waiting_time_cdf,
 )
-from hpcmodels.queueing.mmm import _erlang_c_and_slope
+from hpcmodels.queueing.mmm import erlang_c_and_slope
 
 from oracles import erlang_c_eq8
 
@@ -41,7 +41,7 @@ def test_erlang_c_is_stable_for_many_servers(m):
 def test_erlang_c_slope_matches_finite_difference(m, rho):
     a = m * rho
     h = 1e-6 * max(a, 1)
-    _, slope = _erlang_c_and_slope(m, a)
+    _, slope = erlang_c_and_slope(m, a)
     fd = (erlang_c(m, a + h) - erlang_c(m, a - h)) / (2 * h)
     assert slope == pytest.approx(fd, rel=1e-5, abs=1e-9)
 

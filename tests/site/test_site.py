@@ -14,8 +14,8 @@ import pytest
 from browser import SCREENSHOTS, launch
 from playwright.sync_api import sync_playwright
 
-from hpcmodels.papers.report import COLUMNS, Collector, compare_value
 from hpcmodels.papers.store import paper_scale
+from hpcmodels.papers.verdicts import COLUMNS, Collector, compare_value
 from hpcmodels.site import ROOT, build_site, stage
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -184,7 +184,7 @@ def _where(key) -> str:
     return ", ".join(f"{k} {v!r}" for k, v in zip([*SETTING, "selection"], values, strict=True))
 
 
-def _relative(mean: float, base: float) -> float:
+def relative_difference(mean: float, base: float) -> float:
     """A mean difference over the baseline's mean: 0 where both are 0 (a metric that is 0
     for every run, e.g. no job waits at a low load), +-inf where only the baseline's is."""
     if base:
@@ -200,7 +200,7 @@ def _paired(wide: pd.DataFrame, method: str, baseline: str) -> dict:
         baseline=baseline,
         diff=mean,
         ci=half,
-        relative=_relative(mean, float(wide[baseline].mean())),
+        relative=relative_difference(mean, float(wide[baseline].mean())),
         wins=int(np.sum(d < 0)),
         replicates=int(d.size),
         verdict="better" if mean + half < 0 else "worse" if mean - half > 0 else "no difference",

@@ -48,7 +48,7 @@ from ...mdp.simulate import simulate_policy
 from ...stats import t_interval
 from ..filippopoulos.model import check_truncation, heuristic_actions, model
 from ..filippopoulos.policies import EXPERIMENT_STEPS
-from .compare import _relative
+from .compare import relative_difference
 from .findings import CARRIED_COLUMNS
 
 __all__ = [
@@ -198,7 +198,7 @@ def _paired(runs: pd.DataFrame, rule: str, baseline: str) -> pd.DataFrame:
                 experiment=experiment,
                 diff=mean,
                 ci=half,
-                relative=_relative(mean, group[baseline].mean()),
+                relative=relative_difference(mean, group[baseline].mean()),
                 verdict="better"
                 if mean + half < 0
                 else "worse"

@@ -35,7 +35,7 @@ from ...multicluster import Cluster
 from ...workloads.transforms import scale_to_loading, speed_vectors
 from ..ensemble import runtime_scale
 from ..shih2013.published import LOADS
-from ..shih2013.workloads import _missing, workload_jobs
+from ..shih2013.workloads import missing_log_of, workload_jobs
 
 SIZES = (128, 128, 128, 50, 8)
 WORKLOADS = {"SDSC SP2": "A2", "Lublin99": "D1"}
@@ -52,7 +52,7 @@ def available_workloads(workloads=tuple(WORKLOADS)) -> tuple[list[str], dict[str
     log, named, with where to get it): a notebook runs the first and says the second.
     ``workloads`` is a sequence of names of :data:`WORKLOADS` (not one name alone)."""
     names = check_each("workloads", workloads, check_choice, list(WORKLOADS))
-    missing = {w: why for w in names if (why := _missing(WORKLOADS[w], None, 0)) is not None}
+    missing = {w: why for w in names if (why := missing_log_of(WORKLOADS[w], None, 0)) is not None}
     return [w for w in names if w not in missing], missing
 
 

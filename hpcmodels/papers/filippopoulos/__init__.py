@@ -25,7 +25,7 @@ checker). Paper scale is :mod:`.ensemble` (the store's points and the same state
 judged on its paired runs); :mod:`.readings` is what moves the cells that stay
 ``differs`` (the unstated choices as data, their exact effects, stored as study
 "readings"). Every tolerance is a kind of :mod:`hpcmodels.papers.report`;
-"close" is its :func:`~hpcmodels.papers.report.alike`.
+"close" is its :func:`~hpcmodels.papers.verdicts.alike`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..report import alike, claim, compare_claim, compare_value, fmt_series
+from ..verdicts import alike, claim, compare_claim, compare_value, fmt_series
 from .published import PAPER_THETA, SIM_CLAIMS, SIM_FIGURES, STATEMENTS
 
 
@@ -22,7 +22,7 @@ def _pivot(df: pd.DataFrame, x: str) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def _close(cost: pd.DataFrame, ci: pd.DataFrame, a: str, b: str) -> pd.Series:
     """Whether policy ``a``'s cost is "close" to policy ``b``'s at each point: the
-    project's one meaning of close (:func:`~hpcmodels.papers.report.alike`: within 5 %,
+    project's one meaning of close (:func:`~hpcmodels.papers.verdicts.alike`: within 5 %,
     or the two 95 % confidence intervals overlap)."""
     return pd.Series(
         {k: alike([cost.at[k, a], cost.at[k, b]], [ci.at[k, a], ci.at[k, b]]) for k in cost.index},

@@ -13,8 +13,8 @@ from ...errors import InvalidParameter, check_choice, check_int
 from ...mdp import CoallocationMDP, solve
 from ...mdp.simulate import simulate_policy
 from ..ensemble import paired_claim, summarize
-from ..report import alike, compare_claim, fmt_series
 from ..store import values
+from ..verdicts import alike, compare_claim, fmt_series
 from .model import check_truncation, heuristic_actions, model
 from .policies import coallocation_extent, coallocation_threshold
 from .published import (

@@ -147,7 +147,7 @@ def stopping_study(
     return pd.DataFrame(rows)
 
 
-def _quadrant(figure: str, truncation: int) -> tuple[int, int, int]:
+def quadrant(figure: str, truncation: int) -> tuple[int, int, int]:
     """The states past the printed window that the figure's sentence speaks of: rows
     ``q1 = first_q1 .. last``, columns ``q2 = first_q2 .. last`` (``last`` = 30, the
     paper's Delta, or the truncation if smaller)."""
@@ -168,7 +168,7 @@ def beyond_window(figure: str, truncations: Sequence[int] = (30, 60)) -> pd.Data
     corner = int(paper[-1, -1])
     rows = []
     for d in truncations:
-        first_q1, first_q2, last = _quadrant(figure, d)
+        first_q1, first_q2, last = quadrant(figure, d)
         sol = solve(model(d, **experiment))
         table = sol.policy_table(x1, last, last).loc[first_q1:, first_q2:]
         differ = table.to_numpy() != corner

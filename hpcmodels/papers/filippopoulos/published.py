@@ -81,7 +81,7 @@ class Statement:
 
     ``item`` and ``quantity`` name its report row (the quick row and the paper-scale row
     alike); ``form`` is how it is checked: ``"close"`` (policy ``a``'s cost is close to
-    ``b``'s: :func:`~hpcmodels.papers.report.alike`), ``"beats"`` (``a`` costs less than
+    ``b``'s: :func:`~hpcmodels.papers.verdicts.alike`), ``"beats"`` (``a`` costs less than
     ``b``; with ``apart``, the heuristic must also not be close to the optimum there), or
     the name of a check of its own (``"grows"``, ``"balanced"``); ``where`` the figure's
     points it speaks of, ``(operator, value)`` on the figure's x (``None``: every

@@ -24,7 +24,7 @@ from scipy.sparse.linalg import spsolve
 from ...errors import InvalidParameter, InvalidType, check_choice, check_frame
 from ...mdp import CoallocationMDP, solve
 from ..ensemble import summarize
-from ..report import alike
+from ..verdicts import alike
 from .model import PRINTED_RULE, HeuristicRule, check_truncation, heuristic_actions, model
 from .published import SIM_FIGURES, STATEMENTS, full_point
 

@@ -1,6 +1,6 @@
 """Report rows: the policy tables, Section 4's numbers and Sections 5-6's statements
 judged on the frames of :mod:`.policies` and :mod:`.simulation` (every tolerance a kind
-of :mod:`hpcmodels.papers.report`; "close" is its :func:`~hpcmodels.papers.report.alike`)."""
+of :mod:`hpcmodels.papers.report`; "close" is its :func:`~hpcmodels.papers.verdicts.alike`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pandas as pd
 
 from ...errors import InvalidParameter
 from ...mdp import solve
-from ..report import claim, compare_claim, compare_value, fmt_series
+from ..verdicts import claim, compare_claim, compare_value, fmt_series
 from .model import check_truncation, model
-from .policies import EXPERIMENT_STEPS, WINDOW, _quadrant, policy_comparison
+from .policies import EXPERIMENT_STEPS, WINDOW, policy_comparison, quadrant
 from .published import (
     BEYOND_WINDOW,
     EXPERIMENT_1,
@@ -136,7 +136,7 @@ def beyond_window_rows(frames: Mapping[str, pd.DataFrame]) -> list[dict]:
     rows = []
     for figure, frame in frames.items():
         frame = frame.sort_values("Delta")
-        first_q1, first_q2, _ = _quadrant(figure, 30)
+        first_q1, first_q2, _ = quadrant(figure, 30)
         at = frame[frame["Delta"] == 30]
         if at.empty:
             raise InvalidParameter(

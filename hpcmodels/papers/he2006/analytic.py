@@ -55,14 +55,14 @@ def improvement_of_better(better: float, worse: float) -> float:
     return 100.0 * (worse - better) / better
 
 
-def _analytic_r(system, lam, alpha) -> float:
+def analytic_r(system, lam, alpha) -> float:
     try:
         return mean_response_time_of(system.nodes, system.rates, lam, alpha)
     except ValueError:  # the kept fractions saturate a cluster (Fig. 8)
         return np.inf
 
 
-def _analytic_mr(system, lam, alpha, slack) -> float:
+def analytic_mr(system, lam, alpha, slack) -> float:
     try:
         return mean_miss_rate_of(system.nodes, system.rates, lam, alpha, slack)
     except ValueError:
@@ -78,8 +78,8 @@ def allocation_summary(system: MultiCluster, workload: float, slack=FIG3_SLACK) 
         alpha = fractions(strategy, system, lam, slack)
         rows[strategy] = {
             **{f"cluster {i + 1}": a for i, a in enumerate(alpha)},
-            "mean response (s)": _analytic_r(system, lam, alpha),
-            "miss rate": _analytic_mr(system, lam, alpha, slack),
+            "mean response (s)": analytic_r(system, lam, alpha),
+            "miss rate": analytic_mr(system, lam, alpha, slack),
         }
     return pd.DataFrame(rows).T
 
@@ -105,11 +105,11 @@ def deterioration(
     kept = fractions(objective, system, lam0, slack)
     fresh = fractions(objective, system, lam, slack)
     if objective == "ORT":
-        cost = _analytic_r(system, lam, kept)
-        best = _analytic_r(system, lam, fresh)
+        cost = analytic_r(system, lam, kept)
+        best = analytic_r(system, lam, fresh)
     else:
-        cost = _analytic_mr(system, lam, kept, slack)
-        best = _analytic_mr(system, lam, fresh, slack)
+        cost = analytic_mr(system, lam, kept, slack)
+        best = analytic_mr(system, lam, fresh, slack)
     if relative_to == "approximate":
         return 100.0 * (1.0 - best / cost) if np.isfinite(cost) else 100.0
     return 100.0 * (cost / best - 1.0)

@@ -12,15 +12,15 @@ from collections.abc import Callable
 import pandas as pd
 
 from ...errors import check_bool
-from ..report import alike, compare_claim, fmt_series
-from .causes import _dll_cause, _model_order, _rr_versus_rand
-from .paired import _paired_everywhere
+from ..verdicts import alike, compare_claim, fmt_series
+from .causes import dll_cause, model_order, rr_versus_rand_cause
+from .paired import paired_everywhere
 from .published import ALIKES, ORDERS, Alike, Order
-from .select import _CI_COLUMN, _key, _labels, _runs, _series
+from .select import CI_COLUMN, axis_labels, label_key, seed_values, series
 
 ORDER_CAUSES: dict[str, Callable[[pd.DataFrame, list], str]] = {
-    "rr_versus_rand": _rr_versus_rand,
-    "dll": _dll_cause,
+    "rr_versus_rand": rr_versus_rand_cause,
+    "dll": dll_cause,
 }
 """The measured explanations an :class:`~.published.Order` may name for a reversal
 outside the 95 % CI: ``cause(frame, reversed points)``."""
@@ -28,13 +28,13 @@ outside the 95 % CI: ``cause(frame, reversed points)``."""
 
 def order_row(df: pd.DataFrame, order: Order, *, paired: bool = False) -> dict:
     """One ordering claim on a figure's frame: :func:`_everywhere` (the quick run) or,
-    ``paired`` (a bool), :func:`~.paired._paired_everywhere` (paper scale)."""
+    ``paired`` (a bool), :func:`~.paired.paired_everywhere` (paper scale)."""
     paired = check_bool("paired", paired)
     what = f"{order.figure}: {order.text}"
     explain = ORDER_CAUSES.get(order.cause)
     if paired:
         cause = (lambda real: explain(df, real)) if explain else None
-        return _paired_everywhere(
+        return paired_everywhere(
             df, order.x, order.column, order.winner, list(order.losers), what, cause=cause
         )
     cause = (lambda real: explain(df, real)) if explain else ""
@@ -57,28 +57,28 @@ def alike_row(df: pd.DataFrame, key: str, *, paired: bool = False) -> dict:
     a: Alike = ALIKES[key]
     if paired:
         return _scale_alike(df, a.item, a.quantity, a.text, a.algorithm, a.x, a.column)
-    return _alike_claim(
+    return alike_claim(
         a.item,
         a.quantity,
         a.text,
-        _series(df, a.algorithm, a.x, a.column),
-        _series(df, a.algorithm, a.x, _CI_COLUMN[a.column]),
+        series(df, a.algorithm, a.x, a.column),
+        series(df, a.algorithm, a.x, CI_COLUMN[a.column]),
     )
 
 
-def _reversals(df, x, column, winner, losers) -> tuple[list, list, list]:
+def reversals(df, x, column, winner, losers) -> tuple[list, list, list]:
     """Points where a loser beats the winner: inside both 95 % CIs (noise) or outside
     (real), and their texts with the values."""
-    ci = _CI_COLUMN[column]
-    w, w_ci = _series(df, winner, x, column), _series(df, winner, x, ci)
+    ci = CI_COLUMN[column]
+    w, w_ci = series(df, winner, x, column), series(df, winner, x, ci)
     noise, real, texts = [], [], []
     for k in w.index:
         for lo in losers:
-            other = _series(df, lo, x, column)[k]
+            other = series(df, lo, x, column)[k]
             if other < w[k]:
-                inside = w[k] - other <= w_ci[k] + _series(df, lo, x, ci)[k]
+                inside = w[k] - other <= w_ci[k] + series(df, lo, x, ci)[k]
                 (noise if inside else real).append((k, lo))
-                texts.append(f"{_key(k)} ({lo} {other:.4g} < {w[k]:.4g})")
+                texts.append(f"{label_key(k)} ({lo} {other:.4g} < {w[k]:.4g})")
     return noise, real, texts
 
 
@@ -90,7 +90,7 @@ def _everywhere(df, x, column, winner, losers, what, cause: str | Callable = "")
     (a string, or a function of the reversed points) or, for a round-robin winner, the
     order of the same fractions in the M/M/m model.
     """
-    noise, real, texts = _reversals(df, x, column, winner, losers)
+    noise, real, texts = reversals(df, x, column, winner, losers)
     item = "Fig. " + what.split(":", 1)[0]
     text = what.split(":", 1)[1].strip()
     ours = "holds at every point" if not texts else f"fails at {x} = {', '.join(texts)}"
@@ -98,16 +98,16 @@ def _everywhere(df, x, column, winner, losers, what, cause: str | Callable = "")
     if real:
         explain = cause(real) if callable(cause) else cause
         if not explain and winner.endswith("-RR"):
-            explain = _model_order(df, x, column, winner, real)
-        where = ", ".join(f"{_key(k)} (vs {lo})" for k, lo in real)
+            explain = model_order(df, x, column, winner, real)
+        where = ", ".join(f"{label_key(k)} (vs {lo})" for k, lo in real)
         reason = f"outside the 95 % CI at {where}: {explain or 'cause not identified'}"
     elif noise:
         reason = "every reversal is inside the 95 % CI of the simulation (noise)"
     return compare_claim(item, text, text, not texts, ours, cause=reason)
 
 
-def _alike_claim(item: str, quantity: str, text: str, values: pd.Series, cis: pd.Series) -> dict:
-    """Claim of the paper that values are "approximately the same": :func:`report.alike`
+def alike_claim(item: str, quantity: str, text: str, values: pd.Series, cis: pd.Series) -> dict:
+    """Claim of the paper that values are "approximately the same": :func:`verdicts.alike`
     on our values and their 95 % half-widths."""
     v = values.astype(float)
     spread = (
@@ -137,13 +137,15 @@ def _scale_alike(
     column: str = "mean_response",
 ) -> dict:
     """ "Approximately the same" at paper scale: the report's one definition
-    (:func:`report.alike`) on our means of the replicates and their 95 % half-widths."""
-    row = _alike_claim(
+    (:func:`verdicts.alike`) on our means of the replicates and their 95 % half-widths."""
+    row = alike_claim(
         item,
         quantity,
         text,
-        _series(df, algorithm, x, column),
-        _series(df, algorithm, x, _CI_COLUMN[column]),
+        series(df, algorithm, x, column),
+        series(df, algorithm, x, CI_COLUMN[column]),
     )
-    row["replicates"] = len(_runs(df, algorithm, column, **{x: _labels(df, x, algorithm)[0]}))
+    row["replicates"] = len(
+        seed_values(df, algorithm, column, **{x: axis_labels(df, x, algorithm)[0]})
+    )
     return row

@@ -11,7 +11,7 @@ from ...bounds import MAX_JOBS, MAX_REPLICATES
 from ...errors import InvalidParameter, InvalidType, check_int
 from .analytic import size_system, speed_system
 from .published import ALGORITHMS
-from .select import _key
+from .select import label_key
 from .simulation import (
     Case,
     SimSettings,
@@ -61,7 +61,7 @@ MEASURES = {"mean_response": "mean response time (s)", "miss_rate": "miss rate"}
 
 def _case_key(study: str, labels: dict, kwargs: dict) -> tuple[str, str, str]:
     return (
-        _key(labels[ENSEMBLE_STUDIES[study][0]]),
+        label_key(labels[ENSEMBLE_STUDIES[study][0]]),
         labels.get("allocation", ""),
         kwargs["algorithm"],
     )

@@ -9,18 +9,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..report import compare_claim
-from .causes import _model_order
+from ..verdicts import compare_claim
+from .causes import model_order
 from .ensemble import PAPER_RUNS
 from .published import TEXT_NUMBERS
-from .select import _key, _labels, _runs
+from .select import axis_labels, label_key, seed_values
 
 
 def _pct(worse: np.ndarray, better: np.ndarray, base: np.ndarray) -> np.ndarray:
     return 100.0 * (worse - better) / base
 
 
-def _gain_series(
+def gain_series(
     better: np.ndarray, worse: np.ndarray, b: str, w: str
 ) -> list[tuple[str, np.ndarray]]:
     """ "``b`` outperforms ``w`` by x %" per replicate, both readings (the default first,
@@ -31,7 +31,7 @@ def _gain_series(
     ]
 
 
-def _scale_percent(
+def scale_percent(
     item: str,
     quantity: str,
     key: str,
@@ -72,7 +72,7 @@ def _scale_percent(
 
 @dataclass
 class _Cells:
-    """Paired judgements of "A beats B" over several cells (:func:`_judge`): the labels
+    """Paired judgements of "A beats B" over several cells (:func:`judge`): the labels
     where A is better (95 % CI on the claimed side), reversed, unresolved (the CI holds
     0) and identical in every run, each with its paired mean difference."""
 
@@ -102,7 +102,7 @@ class _Cells:
         return "; ".join(parts)
 
 
-def _judge(cells: Iterable[tuple], *, higher_is_better: bool = False) -> _Cells:
+def judge(cells: Iterable[tuple], *, higher_is_better: bool = False) -> _Cells:
     """Each cell ``(label, a, b[, key])``: "a beats b" on the paired runs
     (:func:`hpcmodels.papers.ensemble.paired_claim`); ``key`` (default the label) is what
     :attr:`_Cells.reversed` and ``unresolved`` keep for the causes."""
@@ -127,7 +127,7 @@ def _judge(cells: Iterable[tuple], *, higher_is_better: bool = False) -> _Cells:
     return out
 
 
-def _cells_claim(
+def cells_claim(
     item: str,
     quantity: str,
     claim_text: str,
@@ -143,13 +143,13 @@ def _cells_claim(
     parts = []
     if cells.reversed:
         parts.append(
-            f"reversed on the paired runs at {', '.join(str(_key(k)) for k, _ in cells.reversed)}"
+            f"reversed on the paired runs at {', '.join(str(label_key(k)) for k, _ in cells.reversed)}"
             f": {explain or 'cause not identified'}"
         )
     if cells.unresolved:
         parts.append(
             "the paired 95 % CI contains 0 at "
-            + ", ".join(str(_key(k)) for k, _ in cells.unresolved)
+            + ", ".join(str(label_key(k)) for k, _ in cells.unresolved)
             + f": {cells.replicates} runs cannot tell them apart"
         )
     if cells.ties and not ties_hold:
@@ -166,7 +166,7 @@ def _cells_claim(
     return row
 
 
-def _paired_everywhere(
+def paired_everywhere(
     df: pd.DataFrame,
     x: str,
     column: str,
@@ -181,14 +181,14 @@ def _paired_everywhere(
     a miss rate of 0 in every run) the cell holds, and the row lists it. A reversal's
     cause: ``cause(reversed points)``, or for a round-robin winner the order of the same
     fractions in the M/M/m model."""
-    cells = _judge(
+    cells = judge(
         (
-            f"{_key(k)} vs {lo}",
-            _runs(df, winner, column, **{x: k}),
-            _runs(df, lo, column, **{x: k}),
+            f"{label_key(k)} vs {lo}",
+            seed_values(df, winner, column, **{x: k}),
+            seed_values(df, lo, column, **{x: k}),
             (k, lo),
         )
-        for k in _labels(df, x, winner)
+        for k in axis_labels(df, x, winner)
         for lo in losers
     )
     real = [key for key, _ in cells.reversed]
@@ -197,39 +197,39 @@ def _paired_everywhere(
         explain = (
             cause(real)
             if cause
-            else (_model_order(df, x, column, winner, real) if winner.endswith("-RR") else "")
+            else (model_order(df, x, column, winner, real) if winner.endswith("-RR") else "")
         )
     item, text = "Fig. " + what.split(":", 1)[0], what.split(":", 1)[1].strip()
     for bucket in (cells.reversed, cells.unresolved):
-        bucket[:] = [(f"{_key(k)} (vs {lo})", t) for (k, lo), t in bucket]
-    return _cells_claim(item, text, text, cells, f"{winner} lower", ties_hold=True, explain=explain)
+        bucket[:] = [(f"{label_key(k)} (vs {lo})", t) for (k, lo), t in bucket]
+    return cells_claim(item, text, text, cells, f"{winner} lower", ties_hold=True, explain=explain)
 
 
-def _steps(df: pd.DataFrame, x: str, algorithm: str, column: str = "mean_response") -> list[tuple]:
+def steps(df: pd.DataFrame, x: str, algorithm: str, column: str = "mean_response") -> list[tuple]:
     """Consecutive ``(label, later runs, earlier runs)`` along ``x``."""
-    ks = _labels(df, x, algorithm)
-    runs = [_runs(df, algorithm, column, **{x: k}) for k in ks]
+    ks = axis_labels(df, x, algorithm)
+    runs = [seed_values(df, algorithm, column, **{x: k}) for k in ks]
     return [
-        (f"{algorithm} {_key(k0)} -> {_key(k1)}", r1, r0)
+        (f"{algorithm} {label_key(k0)} -> {label_key(k1)}", r1, r0)
         for k0, k1, r0, r1 in zip(ks, ks[1:], runs, runs[1:], strict=False)
     ]
 
 
-def _gap_runs(df: pd.DataFrame, main: str, bound: str, column: str, w: float) -> np.ndarray:
+def gap_runs(df: pd.DataFrame, main: str, bound: str, column: str, w: float) -> np.ndarray:
     """``(main - bound)/main`` per replicate, percent (0 where ``main`` is 0)."""
-    m, b = _runs(df, main, column, workload=w), _runs(df, bound, column, workload=w)
+    m, b = seed_values(df, main, column, workload=w), seed_values(df, bound, column, workload=w)
     return np.where(m != 0, 100 * (m - b) / np.where(m != 0, m, 1), 0.0)
 
 
-def _gain_cells(df: pd.DataFrame, better: str = "ORT-RR", worse: str = "W-RR") -> list[tuple]:
+def gain_cells(df: pd.DataFrame, better: str = "ORT-RR", worse: str = "W-RR") -> list[tuple]:
     """:func:`_shrinks` on the paired runs: the default gain at the first workload against
     the middle one, the middle against the last."""
-    ws = _labels(df, "workload", better)
+    ws = axis_labels(df, "workload", better)
     pick = [ws[0], ws[len(ws) // 2], ws[-1]]
     g = [
-        _gain_series(_runs(df, better, workload=w), _runs(df, worse, workload=w), better, worse)[0][
-            1
-        ]
+        gain_series(
+            seed_values(df, better, workload=w), seed_values(df, worse, workload=w), better, worse
+        )[0][1]
         for w in pick
     ]
     return [

@@ -12,9 +12,9 @@ import pandas as pd
 
 from ...errors import check_bool
 from ...stats import t_interval
-from ..report import compare_value
+from ..verdicts import compare_value
 from .published import PERCENT_READINGS, TEXT_NUMBERS
-from .select import _key
+from .select import label_key
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def decrease_readings(before: np.ndarray, after: np.ndarray, r0: str, r1: str) -
     return gain_readings(after, before, r1, r0)
 
 
-def _threshold_readings(frame: pd.DataFrame, column: str, at: float) -> list[Reading]:
+def threshold_readings(frame: pd.DataFrame, column: str, at: float) -> list[Reading]:
     """A threshold of Fig. 8b at initial workload ``at`` under both readings of the
     deterioration."""
     d_acc, d_app = PERCENT_READINGS["deterioration"]
@@ -133,9 +133,9 @@ def minimum_row(
     if paper_interior and where in (curve.index[0], curve.index[-1]):
         inner = curve.iloc[1:-1]
         misplaced = (
-            f"ours is smallest at the grid's edge ({_key(where)}: {curve[where]:.1f} %), "
+            f"ours is smallest at the grid's edge ({label_key(where)}: {curve[where]:.1f} %), "
             f"the paper's inside it, so they are not the same point; inside the grid "
-            f"ours is smallest at {_key(inner.idxmin())} ({inner.min():.1f} %)"
+            f"ours is smallest at {label_key(inner.idxmin())} ({inner.min():.1f} %)"
         )
-    cause = "" if misplaced else f"cause not identified; ours is smallest at {_key(where)}"
+    cause = "" if misplaced else f"cause not identified; ours is smallest at {label_key(where)}"
     return percent_row(item, quantity, key, readings, note=note, misplaced=misplaced, cause=cause)

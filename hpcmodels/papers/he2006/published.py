@@ -141,7 +141,7 @@ class Order:
 @dataclass(frozen=True)
 class Alike:
     """ "``algorithm``'s ``column`` remains approximately the same along ``x``": judged by
-    :func:`hpcmodels.papers.report.alike` on the means and their 95 % half-widths."""
+    :func:`hpcmodels.papers.verdicts.alike` on the means and their 95 % half-widths."""
 
     item: str
     quantity: str

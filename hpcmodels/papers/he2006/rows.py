@@ -7,23 +7,23 @@ import numpy as np
 import pandas as pd
 
 from ...queueing.system import BOUNDED_PARETO, bounded_pareto_mean
-from ..report import alike, compare_claim, compare_value, fmt_series
+from ..verdicts import alike, compare_claim, compare_value, fmt_series
 from .analytic import change_threshold, improvement, improvement_of_better
 from .causes import (
-    _fig3_bound,
-    _fig3_gap,
-    _fig5_bound,
-    _model_gain,
-    _sim_deterioration,
+    fig3_bound,
+    fig3_gap,
+    fig5_bound,
+    model_gain,
+    sim_deterioration,
 )
-from .claims import _alike_claim, _reversals, alike_row, order_rows
+from .claims import alike_claim, alike_row, order_rows, reversals
 from .percent import (
     Reading,
-    _threshold_readings,
     decrease_readings,
     gain_readings,
     minimum_row,
     percent_row,
+    threshold_readings,
 )
 from .published import (
     FIG7_GAINS,
@@ -31,7 +31,7 @@ from .published import (
     PERCENT_READINGS,
     TABLE2,
 )
-from .select import _CI_COLUMN, _runs, _series, _value
+from .select import CI_COLUMN, seed_values, series, value
 
 
 def fig3_checks(df: pd.DataFrame) -> list[dict]:
@@ -43,18 +43,21 @@ def fig3_checks(df: pd.DataFrame) -> list[dict]:
             f"ORT-RR better than W-RR at workload {w:g} (%)",
             key,
             gain_readings(
-                _runs(df, "ORT-RR", workload=w), _runs(df, "W-RR", workload=w), "ORT-RR", "W-RR"
+                seed_values(df, "ORT-RR", workload=w),
+                seed_values(df, "W-RR", workload=w),
+                "ORT-RR",
+                "W-RR",
             ),
             note=note,
             cause=cause,
         )
 
     rows = [
-        gain_row(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=_fig3_bound(), cause=_model_gain(df, 0.1)),
-        gain_row(0.9, "fig3a_ort_rr_vs_w_rr_0.9", cause=_fig3_gap(df, 0.9)),
+        gain_row(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=fig3_bound(), cause=model_gain(df, 0.1)),
+        gain_row(0.9, "fig3a_ort_rr_vs_w_rr_0.9", cause=fig3_gap(df, 0.9)),
         *order_rows(df, "Fig. 3 allocation"),
     ]
-    gain = _gain_curve(df, "workload")
+    gain = gain_curve(df, "workload")
     rows.append(
         compare_claim(
             "Fig. 3a",
@@ -66,7 +69,7 @@ def fig3_checks(df: pd.DataFrame) -> list[dict]:
             "highest workload",
         )
     )
-    omr = _series(df, "OMR-RR", "workload")
+    omr = series(df, "OMR-RR", "workload")
     rows.append(
         compare_claim(
             "Fig. 3a",
@@ -83,11 +86,11 @@ def fig3_checks(df: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _gain_curve(df: pd.DataFrame, x: str, better: str = "ORT-RR", worse: str = "W-RR") -> pd.Series:
+def gain_curve(df: pd.DataFrame, x: str, better: str = "ORT-RR", worse: str = "W-RR") -> pd.Series:
     """ORT-RR's gain over W-RR (default reading, %) along ``x``."""
     return pd.Series(
         {
-            k: improvement(_value(df, better, **{x: k}), _value(df, worse, **{x: k}))
+            k: improvement(value(df, better, **{x: k}), value(df, worse, **{x: k}))
             for k in sorted(df[x].unique())
         }
     )
@@ -103,7 +106,7 @@ def _dynamic_gap_rows(df: pd.DataFrame) -> list[dict]:
     """Section 5.2: "although DLL outperforms ORT-RR and ORT-Rand, the performance
     difference is small, especially when the workload is low. A similar pattern can be
     observed between the DLM and OMR-RR algorithms." Per pair: alike at the lowest
-    workload (:func:`report.alike`), and a smaller gap there than at the highest."""
+    workload (:func:`verdicts.alike`), and a smaller gap there than at the highest."""
     ws = sorted(df["workload"].unique())
     low, high = ws[0], ws[-1]
     rows = []
@@ -114,18 +117,18 @@ def _dynamic_gap_rows(df: pd.DataFrame) -> list[dict]:
         names = [bound, *others]
         at_low = df[df["workload"] == low].set_index("algorithm")
         rows.append(
-            _alike_claim(
+            alike_claim(
                 f"Fig. {fig}",
                 f"{' and '.join(names)} alike at workload {low:g} (report.alike)",
                 "the performance difference is small",
                 at_low.loc[names, column],
-                at_low.loc[names, _CI_COLUMN[column]],
+                at_low.loc[names, CI_COLUMN[column]],
             )
         )
         main = others[0]
 
         def gap(w: float, main=main, column=column, bound=bound) -> float:
-            m, b = _value(df, main, column, workload=w), _value(df, bound, column, workload=w)
+            m, b = value(df, main, column, workload=w), value(df, bound, column, workload=w)
             return 100 * (m - b) / m if m else 0.0
 
         gaps = pd.Series({w: gap(w) for w in ws})
@@ -147,7 +150,7 @@ def _dynamic_gap_rows(df: pd.DataFrame) -> list[dict]:
 
 def fig4_checks(df: pd.DataFrame) -> list[dict]:
     """Section 5.3's statements about Figs. 4a and 4b."""
-    ort = _series(df, "ORT-RR", "speeds")
+    ort = series(df, "ORT-RR", "speeds")
     at = ort.idxmin()
     return [
         percent_row(
@@ -155,8 +158,8 @@ def fig4_checks(df: pd.DataFrame) -> list[dict]:
             "largest decrease of ORT-RR's response time from [6,6] (%)",
             "fig4a_max_decrease",
             decrease_readings(
-                _runs(df, "ORT-RR", speeds="[6,6]"),
-                _runs(df, "ORT-RR", speeds=at),
+                seed_values(df, "ORT-RR", speeds="[6,6]"),
+                seed_values(df, "ORT-RR", speeds=at),
                 "R[6,6]",
                 f"R{at}",
             ),
@@ -170,11 +173,14 @@ def fig4_checks(df: pd.DataFrame) -> list[dict]:
 
 def fig5_checks(df: pd.DataFrame, fig4_df: pd.DataFrame | None = None) -> list[dict]:
     """Section 5.4's statements about Figs. 5a and 5b."""
-    omr = _series(df, "OMR-RR", "nodes", "miss_rate")
-    omr_model = _series(df, "OMR-RR", "nodes", "analytic_miss")
-    bound = _fig5_bound(df)
+    omr = series(df, "OMR-RR", "nodes", "miss_rate")
+    omr_model = series(df, "OMR-RR", "nodes", "analytic_miss")
+    bound = fig5_bound(df)
     readings = decrease_readings(
-        _runs(df, "ORT-RR", nodes="[6,6]"), _runs(df, "ORT-RR", nodes="[21,1]"), "R[6,6]", "R[21,1]"
+        seed_values(df, "ORT-RR", nodes="[6,6]"),
+        seed_values(df, "ORT-RR", nodes="[21,1]"),
+        "R[6,6]",
+        "R[21,1]",
     )
     rows = [
         percent_row(
@@ -196,7 +202,7 @@ def fig5_checks(df: pd.DataFrame, fig4_df: pd.DataFrame | None = None) -> list[d
         ),
     ]
     if fig4_df is not None:
-        speed = _series(fig4_df, "ORT-RR", "speeds")
+        speed = series(fig4_df, "ORT-RR", "speeds")
         by_speed = improvement(speed.min(), speed["[6,6]"])
         by_size = readings[0].value
         rows.append(
@@ -215,10 +221,10 @@ def fig5_checks(df: pd.DataFrame, fig4_df: pd.DataFrame | None = None) -> list[d
 
 def fig6_checks(df: pd.DataFrame) -> list[dict]:
     """Section 5.5's statements about Figs. 6a and 6b."""
-    omr_m = _series(df, "OMR-RR", "slack_upper", "miss_rate")
-    w_m = _series(df, "W-RR", "slack_upper", "miss_rate")
-    w_ci = _series(df, "W-RR", "slack_upper", "miss_ci")
-    w_model = _series(df, "W-RR", "slack_upper", "analytic_miss")
+    omr_m = series(df, "OMR-RR", "slack_upper", "miss_rate")
+    w_m = series(df, "W-RR", "slack_upper", "miss_rate")
+    w_ci = series(df, "W-RR", "slack_upper", "miss_ci")
+    w_model = series(df, "W-RR", "slack_upper", "analytic_miss")
     s = w_m.index.to_numpy(float)
     line = np.polyval(np.polyfit(s, w_m.values, 1), s)
     off = np.abs(w_m.values - line) / w_ci.values
@@ -268,13 +274,13 @@ def _patterns_3a(df: pd.DataFrame) -> dict[str, bool]:
     """The patterns Section 5.2 reads off Fig. 3a, on a frame with a ``workload`` column
     and ORT-RR, W-RR and DLL."""
     return {
-        "ORT-RR below W-RR at every workload": not _reversals(
+        "ORT-RR below W-RR at every workload": not reversals(
             df, "workload", "mean_response", "ORT-RR", ["W-RR"]
         )[2],
         "ORT-RR's gain over W-RR shrinks as the workload rises": _shrinks(
-            _gain_curve(df, "workload")
+            gain_curve(df, "workload")
         ),
-        "DLL below ORT-RR at every workload": not _reversals(
+        "DLL below ORT-RR at every workload": not reversals(
             df, "workload", "mean_response", "DLL", ["ORT-RR"]
         )[2],
     }
@@ -311,7 +317,10 @@ def fig7_checks(
         if control is None:
             return "cause not identified: no exponential-size control was run"
         r = gain_readings(
-            _runs(control, better, workload=w), _runs(control, worse, workload=w), better, worse
+            seed_values(control, better, workload=w),
+            seed_values(control, worse, workload=w),
+            better,
+            worse,
         )
         return (
             f"the same arrivals with exponential sizes give {r[0].text()} "
@@ -319,10 +328,12 @@ def fig7_checks(
         )
 
     def gain(item, df, better, worse, key, quantity, w, **where) -> dict:
-        r = gain_readings(_runs(df, better, **where), _runs(df, worse, **where), better, worse)
+        r = gain_readings(
+            seed_values(df, better, **where), seed_values(df, worse, **where), better, worse
+        )
         return percent_row(item, quantity, key, r, cause=with_exponential(w, better, worse))
 
-    steps = {a: np.diff(_series(df_a, a, "cv").values) for a in ("ORT-RR", "W-RR", "DLL")}
+    steps = {a: np.diff(series(df_a, a, "cv").values) for a in ("ORT-RR", "W-RR", "DLL")}
     increasing = all(bool(np.all(d > 0)) for d in steps.values())
     gains = [gain(*point[:7], **point[7]) for point in fig7_gain_points(df_a, df_b)]
     rows = [
@@ -333,7 +344,7 @@ def fig7_checks(
             "the mean response time increases as the CV increases",
             increasing,
             "; ".join(
-                f"{a}: " + fmt_series(_series(df_a, a, "cv").map(lambda v: f"{v:.1f}"))
+                f"{a}: " + fmt_series(series(df_a, a, "cv").map(lambda v: f"{v:.1f}"))
                 for a in steps
             ),
             cause="a step along the CV where a mean response time does not rise",
@@ -370,7 +381,7 @@ def fig8_checks(
     :func:`fig8b` and :func:`omr_thresholds`)."""
     d_acc, d_app = (f"deterioration {d}" for d in PERCENT_READINGS["deterioration"])
     model = "exact M/M/m model with random splitting; the paper simulated, dispatcher not stated"
-    sim = _sim_deterioration(df_a, initial)
+    sim = sim_deterioration(df_a, initial)
 
     def simulated(sign: int) -> str:
         pts = sim[np.sign(sim.index) == sign]
@@ -411,16 +422,16 @@ def fig8_checks(
             cause=simulated(-1),
         ),
     ]
-    o = _value(df_a, "ORT-RR", "analytic_response", allocation="accurate", change=0.0)
-    x = _value(df_a, "W-RR", "analytic_response", allocation="weighted", change=0.0)
+    o = value(df_a, "ORT-RR", "analytic_response", allocation="accurate", change=0.0)
+    x = value(df_a, "W-RR", "analytic_response", allocation="weighted", change=0.0)
     rows.append(
         percent_row(
             "Fig. 8a",
             f"ORT-RR better than W-RR at workload {initial} (%)",
             "fig8a_ort_vs_w_0.3",
             gain_readings(
-                _runs(df_a, "ORT-RR", allocation="accurate", change=0.0),
-                _runs(df_a, "W-RR", allocation="weighted", change=0.0),
+                seed_values(df_a, "ORT-RR", allocation="accurate", change=0.0),
+                seed_values(df_a, "W-RR", allocation="weighted", change=0.0),
                 "ORT-RR",
                 "W-RR",
             ),
@@ -434,7 +445,7 @@ def fig8_checks(
             "Fig. 8b",
             "increase costing 3 % from workload 0.1 (%)",
             "fig8b_at_0.1",
-            _threshold_readings(thresholds, "increase_pct", 0.1),
+            threshold_readings(thresholds, "increase_pct", 0.1),
             note=model,
             cause="cause not identified; the thresholds are exact for the model",
         ),
@@ -442,7 +453,7 @@ def fig8_checks(
             "Fig. 8b",
             "increase costing 3 % from workload 0.5 (%)",
             "fig8b_at_0.5",
-            _threshold_readings(thresholds, "increase_pct", 0.5),
+            threshold_readings(thresholds, "increase_pct", 0.5),
             note=model,
             cause="cause not identified; the thresholds are exact for the model",
         ),

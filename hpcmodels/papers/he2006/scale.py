@@ -9,43 +9,43 @@ import numpy as np
 import pandas as pd
 
 from ...stats import t_interval
-from ..report import compare_claim, fmt_series
+from ..verdicts import compare_claim, fmt_series
 from .analytic import improvement, improvement_of_better
 from .causes import (
-    _fig3_bound,
-    _fig3_gap,
-    _fig5_bound,
-    _model_gain,
-    _sim_deterioration,
+    fig3_bound,
+    fig3_gap,
+    fig5_bound,
+    model_gain,
+    sim_deterioration,
 )
-from .claims import _alike_claim, alike_row, order_rows
+from .claims import alike_claim, alike_row, order_rows
 from .ensemble import store_frames
 from .paired import (
-    _cells_claim,
-    _gain_cells,
-    _gain_series,
-    _gap_runs,
-    _judge,
-    _scale_percent,
-    _steps,
+    cells_claim,
+    gain_cells,
+    gain_series,
+    gap_runs,
+    judge,
+    scale_percent,
+    steps,
 )
-from .rows import _gain_curve, fig7_gain_points
-from .select import _CI_COLUMN, _labels, _runs, _series, _value
+from .rows import fig7_gain_points, gain_curve
+from .select import CI_COLUMN, axis_labels, seed_values, series, value
 
 
 def _scale_patterns(df: pd.DataFrame) -> dict[str, bool]:
     """:func:`_patterns_3a` judged on the paired runs."""
     return {
-        "ORT-RR below W-RR at every workload": _judge(
-            (f"{w:g}", _runs(df, "ORT-RR", workload=w), _runs(df, "W-RR", workload=w))
-            for w in _labels(df, "workload", "ORT-RR")
+        "ORT-RR below W-RR at every workload": judge(
+            (f"{w:g}", seed_values(df, "ORT-RR", workload=w), seed_values(df, "W-RR", workload=w))
+            for w in axis_labels(df, "workload", "ORT-RR")
         ).holds(),
-        "ORT-RR's gain over W-RR shrinks as the workload rises": _judge(
-            _gain_cells(df), higher_is_better=True
+        "ORT-RR's gain over W-RR shrinks as the workload rises": judge(
+            gain_cells(df), higher_is_better=True
         ).holds(),
-        "DLL below ORT-RR at every workload": _judge(
-            (f"{w:g}", _runs(df, "DLL", workload=w), _runs(df, "ORT-RR", workload=w))
-            for w in _labels(df, "workload", "DLL")
+        "DLL below ORT-RR at every workload": judge(
+            (f"{w:g}", seed_values(df, "DLL", workload=w), seed_values(df, "ORT-RR", workload=w))
+            for w in axis_labels(df, "workload", "DLL")
         ).holds(ties_hold=True),
     }
 
@@ -54,42 +54,49 @@ def fig3_scale_rows(df: pd.DataFrame) -> list[dict]:
     """:func:`fig3_checks` at paper scale (the store's Fig. 3 frame)."""
 
     def gain(w: float, key: str, note: str = "", cause: str = "") -> dict:
-        return _scale_percent(
+        return scale_percent(
             "Fig. 3a",
             f"ORT-RR better than W-RR at workload {w:g} (%)",
             key,
-            _gain_series(
-                _runs(df, "ORT-RR", workload=w), _runs(df, "W-RR", workload=w), "ORT-RR", "W-RR"
+            gain_series(
+                seed_values(df, "ORT-RR", workload=w),
+                seed_values(df, "W-RR", workload=w),
+                "ORT-RR",
+                "W-RR",
             ),
             note=note,
             cause=cause,
         )
 
     rows = [
-        gain(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=_fig3_bound(), cause=_model_gain(df, 0.1)),
-        gain(0.9, "fig3a_ort_rr_vs_w_rr_0.9", cause=_fig3_gap(df, 0.9)),
+        gain(0.1, "fig3a_ort_rr_vs_w_rr_0.1", note=fig3_bound(), cause=model_gain(df, 0.1)),
+        gain(0.9, "fig3a_ort_rr_vs_w_rr_0.9", cause=fig3_gap(df, 0.9)),
         *order_rows(df, "Fig. 3 allocation", paired=True),
     ]
-    gain_text = fmt_series(_gain_curve(df, "workload").map(lambda g: f"{g:.1f} %"))
+    gain_text = fmt_series(gain_curve(df, "workload").map(lambda g: f"{g:.1f} %"))
     rows.append(
-        _cells_claim(
+        cells_claim(
             "Fig. 3a",
             "ORT-RR's advantage over W-RR grows as the workload falls",
             "the difference increases as the workload decreases",
-            _judge(_gain_cells(df), higher_is_better=True),
+            judge(gain_cells(df), higher_is_better=True),
             "the gain (W - ORT)/W larger",
             ours=f"mean gain {gain_text}",
         )
     )
-    omr = _series(df, "OMR-RR", "workload")
+    omr = series(df, "OMR-RR", "workload")
     low = omr.idxmin()
     interior = omr.index[0] < low < omr.index[-1]
     ends = [omr.index[0], omr.index[-1]] if interior else []
-    cells = _judge(
-        (f"{low:g} vs {w:g}", _runs(df, "OMR-RR", workload=low), _runs(df, "OMR-RR", workload=w))
+    cells = judge(
+        (
+            f"{low:g} vs {w:g}",
+            seed_values(df, "OMR-RR", workload=low),
+            seed_values(df, "OMR-RR", workload=w),
+        )
         for w in ends
     )
-    row = _cells_claim(
+    row = cells_claim(
         "Fig. 3a",
         "under OMR the response time first falls, then rises",
         "first decreases and then increases",
@@ -104,7 +111,7 @@ def fig3_scale_rows(df: pd.DataFrame) -> list[dict]:
         )
     rows.append(row)
     rows += order_rows(df, "Fig. 3 dispatch", paired=True)
-    ws = _labels(df, "workload", "DLL")
+    ws = axis_labels(df, "workload", "DLL")
     low, high = ws[0], ws[-1]
     for fig, column, bound, others in (
         ("3a", "mean_response", "DLL", ["ORT-RR", "ORT-Rand"]),
@@ -112,24 +119,24 @@ def fig3_scale_rows(df: pd.DataFrame) -> list[dict]:
     ):
         names = [bound, *others]
         at_low = df[df["workload"] == low].set_index("algorithm")
-        row = _alike_claim(
+        row = alike_claim(
             f"Fig. {fig}",
             f"{' and '.join(names)} alike at workload {low:g} (report.alike)",
             "the performance difference is small",
             at_low.loc[names, column],
-            at_low.loc[names, _CI_COLUMN[column]],
+            at_low.loc[names, CI_COLUMN[column]],
         )
-        row["replicates"] = len(_runs(df, bound, column, workload=low))
+        row["replicates"] = len(seed_values(df, bound, column, workload=low))
         rows.append(row)
         main = others[0]
-        g_low, g_high = (_gap_runs(df, main, bound, column, w) for w in (low, high))
+        g_low, g_high = (gap_runs(df, main, bound, column, w) for w in (low, high))
         rows.append(
-            _cells_claim(
+            cells_claim(
                 f"Fig. {fig}",
                 f"{main}'s gap to {bound}, ({main} - {bound})/{main}, smaller at "
                 f"workload {low:g} than at {high:g}",
                 "especially when the workload is low",
-                _judge([(f"|gap| at {low:g} vs {high:g}", np.abs(g_low), np.abs(g_high))]),
+                judge([(f"|gap| at {low:g} vs {high:g}", np.abs(g_low), np.abs(g_high))]),
                 f"the |gap| at {low:g} smaller",
                 ours=f"mean gap {g_low.mean():.1f} % at {low:g}, {g_high.mean():.1f} % at {high:g}",
             )
@@ -140,10 +147,13 @@ def fig3_scale_rows(df: pd.DataFrame) -> list[dict]:
 def _largest_decrease(df: pd.DataFrame, x: str, at: str | None = None):
     """ORT-RR's decrease from ``[6,6]`` to ``at`` (default: where its mean is smallest),
     per replicate, both readings."""
-    ort = _series(df, "ORT-RR", x)
+    ort = series(df, "ORT-RR", x)
     at = at or ort.idxmin()
-    return at, _gain_series(
-        _runs(df, "ORT-RR", **{x: at}), _runs(df, "ORT-RR", **{x: "[6,6]"}), f"R{at}", "R[6,6]"
+    return at, gain_series(
+        seed_values(df, "ORT-RR", **{x: at}),
+        seed_values(df, "ORT-RR", **{x: "[6,6]"}),
+        f"R{at}",
+        "R[6,6]",
     )
 
 
@@ -151,7 +161,7 @@ def fig4_scale_rows(df: pd.DataFrame) -> list[dict]:
     """:func:`fig4_checks` at paper scale."""
     at, readings = _largest_decrease(df, "speeds")
     return [
-        _scale_percent(
+        scale_percent(
             "Fig. 4a",
             "largest decrease of ORT-RR's response time from [6,6] (%)",
             "fig4a_max_decrease",
@@ -169,27 +179,27 @@ def fig5_scale_rows(df: pd.DataFrame, fig4_df: pd.DataFrame) -> list[dict]:
     """:func:`fig5_checks` at paper scale (with Fig. 4's frame for the comparison)."""
     _, by_size = _largest_decrease(df, "nodes", "[21,1]")
     at, by_speed = _largest_decrease(fig4_df, "speeds")
-    omr_model = _series(df, "OMR-RR", "nodes", "analytic_miss")
-    omr = _series(df, "OMR-RR", "nodes", "miss_rate")
+    omr_model = series(df, "OMR-RR", "nodes", "analytic_miss")
+    omr = series(df, "OMR-RR", "nodes", "miss_rate")
     return [
-        _scale_percent(
+        scale_percent(
             "Fig. 5a",
             "decrease of ORT-RR's response time from [6,6] to [21,1] (%)",
             "fig5a_decrease",
             by_size,
-            cause=_fig5_bound(df),
+            cause=fig5_bound(df),
         ),
         *order_rows(df, "Fig. 5", paired=True),
-        _cells_claim(
+        cells_claim(
             "Fig. 5b",
             "OMR-RR's miss rate improves as the size difference shrinks",
             "improved as the difference in the number of nodes decreases",
-            _judge(
+            judge(
                 [
                     (
                         "[6,6] vs [21,1]",
-                        _runs(df, "OMR-RR", "miss_rate", nodes="[6,6]"),
-                        _runs(df, "OMR-RR", "miss_rate", nodes="[21,1]"),
+                        seed_values(df, "OMR-RR", "miss_rate", nodes="[6,6]"),
+                        seed_values(df, "OMR-RR", "miss_rate", nodes="[21,1]"),
                     )
                 ]
             ),
@@ -198,11 +208,11 @@ def fig5_scale_rows(df: pd.DataFrame, fig4_df: pd.DataFrame) -> list[dict]:
             explain=f"the M/M/m model agrees with our simulation: OMR's exact miss rate is "
             f"{omr_model['[21,1]']:.4f} at [21,1] and {omr_model['[6,6]']:.4f} at [6,6]",
         ),
-        _cells_claim(
+        cells_claim(
             "Fig. 5a",
             "speed differences matter more than size differences (Fig. 4a vs 5a)",
             "node speed has a more significant impact than cluster size",
-            _judge(
+            judge(
                 [
                     (
                         f"speed ([6,6] to {at}) vs size ([6,6] to [21,1])",
@@ -221,7 +231,7 @@ def fig5_scale_rows(df: pd.DataFrame, fig4_df: pd.DataFrame) -> list[dict]:
 def fig6_scale_rows(df: pd.DataFrame) -> list[dict]:
     """:func:`fig6_checks` at paper scale."""
     x = "slack_upper"
-    w_model = _series(df, "W-RR", x, "analytic_miss")
+    w_model = series(df, "W-RR", x, "analytic_miss")
     curvature = np.diff(w_model.values, 2)
     shape = (
         "convex (every second difference > 0)"
@@ -230,15 +240,15 @@ def fig6_scale_rows(df: pd.DataFrame) -> list[dict]:
         if np.all(curvature <= 0)
         else "neither convex nor concave"
     )
-    s = np.asarray(_labels(df, x, "W-RR"), float)
-    w_runs = np.array([_runs(df, "W-RR", "miss_rate", **{x: k}) for k in s])  # slack x seed
+    s = np.asarray(axis_labels(df, x, "W-RR"), float)
+    w_runs = np.array([seed_values(df, "W-RR", "miss_rate", **{x: k}) for k in s])  # slack x seed
     fits = np.polynomial.polynomial.polyfit(s, w_runs, 1)  # one line per seed
     residuals = w_runs - (fits[0] + np.outer(s, fits[1]))
     off = [t_interval(r) for r in residuals]
     outside = [(k, m, c) for k, (m, c) in zip(s, off, strict=True) if abs(m) > c]
     worst = max(range(len(s)), key=lambda i: abs(off[i][0]) / off[i][1] if off[i][1] else math.inf)
-    omr_m = _series(df, "OMR-RR", x, "miss_rate")
-    omr_runs = [_runs(df, "OMR-RR", "miss_rate", **{x: k}) for k in s]
+    omr_m = series(df, "OMR-RR", x, "miss_rate")
+    omr_runs = [seed_values(df, "OMR-RR", "miss_rate", **{x: k}) for k in s]
     drops = [a - b for a, b in zip(omr_runs, omr_runs[1:], strict=False)]
     linear = compare_claim(
         "Fig. 6b",
@@ -255,22 +265,22 @@ def fig6_scale_rows(df: pd.DataFrame) -> list[dict]:
     linear["replicates"] = w_runs.shape[1]
     return [
         alike_row(df, "Fig. 6a", paired=True),
-        _cells_claim(
+        cells_claim(
             "Fig. 6b",
             "miss rates fall as the slack grows (OMR-RR and W-RR)",
             "the mean miss rate improves as the slack increases",
-            _judge(_steps(df, x, "OMR-RR", "miss_rate") + _steps(df, x, "W-RR", "miss_rate")),
+            judge(steps(df, x, "OMR-RR", "miss_rate") + steps(df, x, "W-RR", "miss_rate")),
             "the larger slack lower",
             ours=f"mean OMR-RR {omr_m.iloc[0]:.4f} -> {omr_m.iloc[-1]:.4f}, W-RR "
-            f"{_series(df, 'W-RR', x, 'miss_rate').iloc[0]:.4f} -> "
-            f"{_series(df, 'W-RR', x, 'miss_rate').iloc[-1]:.4f}",
+            f"{series(df, 'W-RR', x, 'miss_rate').iloc[0]:.4f} -> "
+            f"{series(df, 'W-RR', x, 'miss_rate').iloc[-1]:.4f}",
         ),
         linear,
-        _cells_claim(
+        cells_claim(
             "Fig. 6b",
             "OMR-RR's improvement diminishes as the slack grows",
             "its improvement diminishes",
-            _judge(
+            judge(
                 (
                     f"drop {s[i + 1]:g}->{s[i + 2]:g} vs {s[i]:g}->{s[i + 1]:g}",
                     drops[i + 1],
@@ -292,16 +302,21 @@ def fig7_scale_rows(
     from ..ensemble import summarize
 
     def with_exponential(w: float, better: str, worse: str) -> str:
-        r = _gain_series(
-            _runs(control, better, workload=w), _runs(control, worse, workload=w), better, worse
+        r = gain_series(
+            seed_values(control, better, workload=w),
+            seed_values(control, worse, workload=w),
+            better,
+            worse,
         )
         return "the same arrivals with exponential sizes give " + ", ".join(
             f"{summarize(x).mean:.1f} ± {summarize(x).ci:.1f} % {d}" for d, x in r
         )
 
     def gain(item, df, better, worse, key, quantity, w, **where) -> dict:
-        r = _gain_series(_runs(df, better, **where), _runs(df, worse, **where), better, worse)
-        return _scale_percent(item, quantity, key, r, cause=with_exponential(w, better, worse))
+        r = gain_series(
+            seed_values(df, better, **where), seed_values(df, worse, **where), better, worse
+        )
+        return scale_percent(item, quantity, key, r, cause=with_exponential(w, better, worse))
 
     p7, p3 = _scale_patterns(df_b), _scale_patterns(fig3_df)
     same = [name for name in p7 if p7[name] == p3[name]]
@@ -317,21 +332,21 @@ def fig7_scale_rows(
         cause="differs in " + ", ".join(n for n in p7 if n not in same),
         note="compared with our Fig. 3a; where that departs from the paper, its own rows say so",
     )
-    patterns["replicates"] = len(_runs(df_b, "ORT-RR", workload=0.1))
-    grows = _judge(
-        sum((_steps(df_a, "cv", a) for a in ("ORT-RR", "W-RR", "DLL")), []), higher_is_better=True
+    patterns["replicates"] = len(seed_values(df_b, "ORT-RR", workload=0.1))
+    grows = judge(
+        sum((steps(df_a, "cv", a) for a in ("ORT-RR", "W-RR", "DLL")), []), higher_is_better=True
     )
     gains = [gain(*point[:7], **point[7]) for point in fig7_gain_points(df_a, df_b)]
     return [
         *(g for g in gains if g["item"] == "Fig. 7a"),
-        _cells_claim(
+        cells_claim(
             "Fig. 7a",
             "response times grow with the CV (ORT-RR, W-RR, DLL)",
             "the mean response time increases as the CV increases",
             grows,
             "the larger CV higher",
             ours="; ".join(
-                f"{a}: " + fmt_series(_series(df_a, a, "cv").map(lambda v: f"{v:.1f}"))
+                f"{a}: " + fmt_series(series(df_a, a, "cv").map(lambda v: f"{v:.1f}"))
                 for a in ("ORT-RR", "W-RR", "DLL")
             ),
         ),
@@ -343,17 +358,17 @@ def fig7_scale_rows(
 def fig8_scale_rows(df_a: pd.DataFrame, initial: float = 0.3) -> list[dict]:
     """The simulated rows of :func:`fig8_checks` at paper scale (the thresholds are exact
     model values: no ensemble)."""
-    changes = _labels(df_a[df_a["allocation"] == "accurate"], "change", "ORT-RR")
+    changes = axis_labels(df_a[df_a["allocation"] == "accurate"], "change", "ORT-RR")
 
     def det(c: float) -> np.ndarray:
-        kept = _runs(df_a, "ORT-RR", allocation="approximate", change=c)
-        fresh = _runs(df_a, "ORT-RR", allocation="accurate", change=c)
+        kept = seed_values(df_a, "ORT-RR", allocation="approximate", change=c)
+        fresh = seed_values(df_a, "ORT-RR", allocation="accurate", change=c)
         return 100 * (kept / fresh - 1)
 
-    sim = _sim_deterioration(df_a, initial)
+    sim = sim_deterioration(df_a, initial)
     up = [c for c in changes if c >= 0]
     down = [c for c in changes if c <= 0][::-1]
-    cells = _judge(
+    cells = judge(
         (
             (f"{c0:+.0%} -> {c1:+.0%}", det(c1), det(c0))
             for side in (up, down)
@@ -362,23 +377,23 @@ def fig8_scale_rows(df_a: pd.DataFrame, initial: float = 0.3) -> list[dict]:
         higher_is_better=True,
     )
     model_grows = all(np.all(np.diff(sd.model.values) > 0) for sd in (sim.loc[up], sim.loc[down]))
-    o = _value(df_a, "ORT-RR", "analytic_response", allocation="accurate", change=0.0)
-    x = _value(df_a, "W-RR", "analytic_response", allocation="weighted", change=0.0)
+    o = value(df_a, "ORT-RR", "analytic_response", allocation="accurate", change=0.0)
+    x = value(df_a, "W-RR", "analytic_response", allocation="weighted", change=0.0)
     return [
-        _scale_percent(
+        scale_percent(
             "Fig. 8a",
             f"ORT-RR better than W-RR at workload {initial} (%)",
             "fig8a_ort_vs_w_0.3",
-            _gain_series(
-                _runs(df_a, "ORT-RR", allocation="accurate", change=0.0),
-                _runs(df_a, "W-RR", allocation="weighted", change=0.0),
+            gain_series(
+                seed_values(df_a, "ORT-RR", allocation="accurate", change=0.0),
+                seed_values(df_a, "W-RR", allocation="weighted", change=0.0),
                 "ORT-RR",
                 "W-RR",
             ),
             cause=f"the M/M/m model (random splitting) gives {improvement(o, x):.1f} % "
             f"(W - ORT)/W, {improvement_of_better(o, x):.1f} % (W - ORT)/ORT",
         ),
-        _cells_claim(
+        cells_claim(
             "Fig. 8a",
             "ORT-RR's deterioration under the kept fractions grows with the change, on each side",
             "the performance deterioration increases as the deviation increases",

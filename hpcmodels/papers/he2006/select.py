@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-_CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
+CI_COLUMN = {"mean_response": "response_ci", "miss_rate": "miss_ci"}
 
 
 _RUNS_COLUMN = {"mean_response": "response_runs", "miss_rate": "miss_runs"}
@@ -22,22 +22,24 @@ def _where(df: pd.DataFrame, algorithm: str, **where) -> pd.DataFrame:
     return rows
 
 
-def _value(df: pd.DataFrame, algorithm: str, column: str = "mean_response", **where) -> float:
+def value(df: pd.DataFrame, algorithm: str, column: str = "mean_response", **where) -> float:
     return float(_where(df, algorithm, **where)[column].iloc[0])
 
 
-def _runs(df: pd.DataFrame, algorithm: str, column: str = "mean_response", **where) -> np.ndarray:
+def seed_values(
+    df: pd.DataFrame, algorithm: str, column: str = "mean_response", **where
+) -> np.ndarray:
     """Per-seed values of a simulated point (common random numbers across algorithms)."""
     return np.asarray(_where(df, algorithm, **where)[_RUNS_COLUMN[column]].iloc[0], float)
 
 
-def _series(df: pd.DataFrame, algorithm: str, x: str, column: str = "mean_response") -> pd.Series:
+def series(df: pd.DataFrame, algorithm: str, x: str, column: str = "mean_response") -> pd.Series:
     return df[df["algorithm"] == algorithm].set_index(x)[column]
 
 
-def _key(k) -> str:
+def label_key(k) -> str:
     return f"{k:g}" if isinstance(k, int | float | np.number) else str(k)
 
 
-def _labels(df: pd.DataFrame, x: str, algorithm: str) -> list:
+def axis_labels(df: pd.DataFrame, x: str, algorithm: str) -> list:
     return list(df.loc[df["algorithm"] == algorithm, x])

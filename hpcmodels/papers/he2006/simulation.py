@@ -19,7 +19,7 @@ from ...queueing.dispatch import simulate_dispatch
 from ...queueing.system import MultiCluster, Stream
 from ...stats import t_interval
 from ...sweep import raise_failures, sweep
-from .analytic import _analytic_mr, _analytic_r, fractions, size_system, speed_system
+from .analytic import analytic_mr, analytic_r, fractions, size_system, speed_system
 from .published import (
     ALGORITHMS,
     CHANGES,
@@ -156,8 +156,8 @@ def _model_values(system, lam, alpha, slack, dispatcher: str) -> dict[str, float
     dynamic dispatchers, which have no fractions)."""
     dynamic = dispatcher in ("dll", "dlm")
     return {
-        "analytic_response": np.nan if dynamic else _analytic_r(system, lam, alpha),
-        "analytic_miss": np.nan if dynamic else _analytic_mr(system, lam, alpha, slack),
+        "analytic_response": np.nan if dynamic else analytic_r(system, lam, alpha),
+        "analytic_miss": np.nan if dynamic else analytic_mr(system, lam, alpha, slack),
     }
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 from ...errors import InvalidType, check_real
 from ...queueing.allocation import OMR, ORT, algorithm1
 from ...queueing.system import MultiCluster
-from ..report import compare_claim, compare_value, fmt_series
+from ..verdicts import compare_claim, compare_value, fmt_series
 from .analytic import fractions, speed_system
 from .eq16 import omr_printed_allocation
 from .published import (

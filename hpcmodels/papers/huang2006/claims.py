@@ -9,12 +9,7 @@ from itertools import pairwise
 
 import pandas as pd
 
-from ..report import (
-    alike,
-    claim,
-    fmt_series,
-    missing_of,
-)
+from ..verdicts import alike, claim, fmt_series, missing_of
 from .published import (
     HIGH_ORDER,
     LOW_ORDER,
@@ -23,15 +18,15 @@ from .published import (
     OUR_METHODS,
     POLICIES,
 )
-from .rows import _num
-from .workload import _not_run
+from .rows import num
+from .workload import not_run_rows
 
 
 def _below(values: pd.Series, pairs) -> list[str]:
     """The ``(a, b)`` pairs (``a`` claimed at most ``b``) where ``b`` lies below ``a``,
     with both values and how far apart they are."""
     return [
-        f"{b} {_num(values[b])} < {a} {_num(values[a])} ({values[a] / values[b] - 1:.1%} apart)"
+        f"{b} {num(values[b])} < {a} {num(values[a])} ({values[a] / values[b] - 1:.1%} apart)"
         for a, b in pairs
         if values[a] > values[b]
     ]
@@ -58,7 +53,7 @@ def section2_claims(wait: pd.DataFrame, ratio: pd.DataFrame) -> list[dict]:
     claim that fails names the load factors and values that break it (``not run`` rows
     when the tables could not be made)."""
     if reason := missing_of(wait, ratio):
-        return _not_run(["Tables 2-3"], reason, "Section 2's claims")
+        return not_run_rows(["Tables 2-3"], reason, "Section 2's claims")
     others = [p for p in POLICIES if p != "FCFS"]
     rows = list(wait.index)
     vs_fcfs = [("FCFS", p) for p in others]  # claimed: the policy below FCFS
@@ -129,9 +124,7 @@ def _order_text(table: pd.DataFrame, rows, ci: pd.DataFrame | None) -> str:
         shown = []
         for name, v in values.items():
             h = ci.loc[s, name] if ci is not None and name in ci.columns else math.nan
-            shown.append(
-                f"{name} {_num(v)}" + (f" ± {_num(h, 2)}" if math.isfinite(h) and h else "")
-            )
+            shown.append(f"{name} {num(v)}" + (f" ± {num(h, 2)}" if math.isfinite(h) and h else ""))
         parts.append(f"{s:g}: " + " < ".join(shown))
     return "; ".join(parts)
 
@@ -195,10 +188,10 @@ def section3_claims(
     ``ci5``/``ci6`` their 95 % half-widths (random fit); ``t7``/``t8``: per heuristic;
     ``t9``: :func:`table9_frame`. The orderings of Section 3 ("both performance metrics
     reflect the same trend") are checked on Table 5 and on Table 6, once per median-fit
-    reading; "alike" is :func:`~hpcmodels.papers.report.alike` (``not run`` rows when
+    reading; "alike" is :func:`~hpcmodels.papers.verdicts.alike` (``not run`` rows when
     the tables could not be made)."""
     if reason := missing_of(t5, t6, t7, t8, t9):
-        return _not_run(["Tables 5-9"], reason, "Sections 3-4's claims")
+        return not_run_rows(["Tables 5-9"], reason, "Sections 3-4's claims")
     out = []
     if 1.0 in t5.index:
         at1 = t5.loc[1.0, OUR_METHODS]
@@ -231,9 +224,9 @@ def section3_claims(
                 f"larger first {what}, or is alike to the best heuristic, at "
                 "every slowdown ratio > 1",
                 ok.all(),
-                fmt_series({s: f"{_num(larger[s])} vs best {_num(best[s])}" for s in rows.index}),
+                fmt_series({s: f"{num(larger[s])} vs best {num(best[s])}" for s in rows.index}),
                 cause="; ".join(
-                    f"{s:g}: larger first {_num(larger[s])} is "
+                    f"{s:g}: larger first {num(larger[s])} is "
                     f"{larger[s] / best[s] - 1:.1%} above the best"
                     for s in rows.index[~ok]
                 ),
@@ -250,7 +243,7 @@ def section3_claims(
         for m, g in gain.items()
     }
     loses = [
-        f"{s:g}: {_num(r['wait integrated'])} >= {_num(r['wait single-pool'])}"
+        f"{s:g}: {num(r['wait integrated'])} >= {num(r['wait single-pool'])}"
         for s, r in t9.iterrows()
         if not r["wait integrated"] < r["wait single-pool"]
     ]

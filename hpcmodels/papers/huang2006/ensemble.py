@@ -7,9 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...errors import InvalidParameter
-from ..report import (
-    claim,
-)
+from ..verdicts import claim
 from .published import (
     CLEANED_LOG,
     GRID,
@@ -30,9 +28,9 @@ from .published import (
     TABLE8,
     TABLE9,
 )
-from .rows import _cause, _ratio_note, ratio_check
+from .rows import cell_cause, ratio_check, ratio_note
 from .simulation import simulate_run
-from .workload import _other_input
+from .workload import other_input_of
 
 ENSEMBLE_REPLICATES = 20
 """Replicates of every table cell at paper scale (the whole log each time)."""
@@ -152,13 +150,13 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
     """Tables 2-3 and 5-9 cell by cell on the ensembles (:mod:`hpcmodels.papers.ensemble`):
     each printed cell (one run in the paper) against the distribution of our single
     runs; a differing cell's cause is measured as in the quick rows, from the table's
-    typical ours/paper ratio over our means (:func:`ratio_check`, :func:`_cause`); our
+    typical ours/paper ratio over our means (:func:`ratio_check`, :func:`cell_cause`); our
     extra median-fit reading is compared with the paper's median-fit column. Table 9's
     first claim (the integrated approach waits less at every slowdown ratio) is judged
     on the paired differences of each slowdown ratio."""
     from ..ensemble import ensemble_value, paired_claim, with_replicates
-    from ..report import _join
     from ..store import values
+    from ..verdicts import join_reasons
 
     log = str(store["log"].iloc[0])
     n = int(store["replicate"].nunique())
@@ -175,14 +173,14 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                     runs[(r, col)],
                     kind="time",
                     k=1,
-                    other_input=_other_input(log),
-                    note=_join(
+                    other_input=other_input_of(log),
+                    note=join_reasons(
                         READING_NOTES.get(col, ""),
                         f"whole log, {n} replicates "
                         "(runtimes x (1 +- 1e-4), random fit seeded by the replicate)",
-                        _ratio_note(c),
+                        ratio_note(c),
                     ),
-                    cause=_cause(check, r, col, log, None),
+                    cause=cell_cause(check, r, col, log, None),
                     deterministic=col != "Random Fit",  # random fit draws from its seed
                 )
             )

@@ -11,12 +11,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..report import (
-    TOLERANCES,
-    compare_value,
-    missing_frame,
-    missing_of,
-)
+from ..verdicts import TOLERANCES, compare_value, missing_frame, missing_of
 from .published import (
     FULL_LOG,
     HEURISTICS,
@@ -34,7 +29,7 @@ from .published import (
     TOTAL_JOBS,
 )
 from .simulation import pivot, table9_frame
-from .workload import _not_run, _other_input
+from .workload import not_run_rows, other_input_of
 
 
 def _jobs_count(n_jobs: object) -> int | None:
@@ -99,22 +94,22 @@ def ratio_check(
     return frame.set_index(["row", "column"])
 
 
-def _num(x: float, digits: int = 4) -> str:
+def num(x: float, digits: int = 4) -> str:
     """A number for a reason: thousands with separators, smaller ones to ``digits``."""
     return f"{x:,.0f}" if abs(x) >= 10**digits else f"{x:.{digits}g}"
 
 
-def _ratio_note(c: pd.Series) -> str:
+def ratio_note(c: pd.Series) -> str:
     text = f"ours/paper {c['ratio']:.3g}, table's typical ratio {c['typical']:.3g}"
     if c["breaks"]:
         text += (
             f"; BREAKS the typical ratio: {c['typical']:.3g} x paper = "
-            f"{_num(c['expected'])} ± {_num(c['allowed'], 2)}"
+            f"{num(c['expected'])} ± {num(c['allowed'], 2)}"
         )
     return text
 
 
-def _cause(check: pd.DataFrame, r, col: str, log: str, n_jobs: int | None) -> str:
+def cell_cause(check: pd.DataFrame, r, col: str, log: str, n_jobs: int | None) -> str:
     """The measured statement a differing cell carries: another reading's value when the
     cell breaks the table's typical ratio, else what sets that ratio."""
     c = check.loc[(r, col)]
@@ -124,7 +119,7 @@ def _cause(check: pd.DataFrame, r, col: str, log: str, n_jobs: int | None) -> st
         others = same[(same["paper_column"] == c["paper_column"]) & (same.index != col)]
         for name, o in others.iterrows():
             fit = "also breaks it" if o["breaks"] else "in line with it"
-            text += f"; {name} gives {_num(o['ours'])} (ours/paper {o['ratio']:.3g}, {fit})"
+            text += f"; {name} gives {num(o['ours'])} (ours/paper {o['ratio']:.3g}, {fit})"
         return text if len(others) else text + "; no measurement here explains it"
     if log == FULL_LOG:
         return f"the whole table lies at {c['typical']:.3g} x the paper's values; no measured cause"
@@ -159,10 +154,10 @@ def table_rows(
     ``n_jobs`` is None or a whole number in [0, 10**8]."""
     n_jobs = _jobs_count(n_jobs)
     check = ratio_check(paper, ours, ci=ci, readings=readings)
-    other = _other_input(log)
+    other = other_input_of(log)
     rows = []
     for (r, col), c in check.iterrows():
-        note = "; ".join(x for x in ((notes or {}).get(col, ""), _ratio_note(c)) if x)
+        note = "; ".join(x for x in ((notes or {}).get(col, ""), ratio_note(c)) if x)
         rows.append(
             compare_value(
                 item,
@@ -173,7 +168,7 @@ def table_rows(
                 ci=c["ci"] or None,
                 other_input=other,
                 note=note,
-                cause=_cause(check, r, col, log, n_jobs),
+                cause=cell_cause(check, r, col, log, n_jobs),
             )
         )
     return rows
@@ -228,7 +223,7 @@ def load_rows(by_load: pd.DataFrame, log: str, n_jobs: int | None = None) -> lis
     missing log when the runs could not be made. ``n_jobs`` as :func:`table_rows`."""
     n_jobs = _jobs_count(n_jobs)
     if reason := missing_of(by_load):
-        return _not_run(["Table 2", "Table 3"], reason)
+        return not_run_rows(["Table 2", "Table 3"], reason)
     return [
         row for spec in _load_tables(by_load) for row in table_rows(**spec, log=log, n_jobs=n_jobs)
     ]
@@ -247,7 +242,7 @@ def slowdown_rows(
     n_jobs = _jobs_count(n_jobs)
     if reason := missing_of(by_slowdown):
         tables = ["Table 5", "Table 6", "Table 7", "Table 8", "Table 9"]
-        return _not_run([t for t in tables if items is None or t in items], reason)
+        return not_run_rows([t for t in tables if items is None or t in items], reason)
     return [
         row
         for spec in _slowdown_tables(by_slowdown)

@@ -3,7 +3,7 @@ one cluster) and Tables 5-9 (allocation methods and co-allocation heuristics on 
 grid), returned as frames.
 
 Every table's runs are one sweep (hpcmodels.sweep) of :func:`simulate_run`: a point
-names the log, and the process that runs it reads the log once (``_completed_jobs``)."""
+names the log, and the process that runs it reads the log once (``completed_jobs``)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,7 @@ from ...multicluster import Cluster, simulate
 from ...stats import t_interval
 from ...sweep import raise_failures, sweep
 from ...workloads.transforms import scale_runtimes
-from ..report import (
-    missing_of,
-)
+from ..verdicts import missing_of
 from .published import (
     CI_METRICS,
     GRID,
@@ -38,7 +36,7 @@ from .published import (
     TABLE5,
     TABLE6,
 )
-from .workload import _completed_jobs, _missing_log
+from .workload import completed_jobs, missing_log
 
 
 def simulate_run(
@@ -58,7 +56,7 @@ def simulate_run(
     (:func:`hpcmodels.multicluster.simulate`). Returns the run's metrics. ``seed`` is a
     whole number in [0, 2**63 - 1], checked before the log is read."""
     seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
-    jobs = scale_runtimes(_completed_jobs(log)[["submit", "runtime", "procs"]], load_factor)
+    jobs = scale_runtimes(completed_jobs(log)[["submit", "runtime", "procs"]], load_factor)
     return simulate(
         jobs,
         clusters,
@@ -97,8 +95,8 @@ def policies_by_load(
     ``client``, ``cache`` and ``progress`` go to :func:`hpcmodels.sweep.sweep`: where
     the runs go (default: ``HPCMODELS_DASK_SCHEDULER``, else a LocalCluster), a folder
     that keeps finished runs (a rerun computes only the others), progress bar. A log
-    that cannot be read here gives :func:`~hpcmodels.papers.report.missing_frame`."""
-    if (missing := _missing_log(log)) is not None:
+    that cannot be read here gives :func:`~hpcmodels.papers.verdicts.missing_frame`."""
+    if (missing := missing_log(log)) is not None:
         return missing
     labels, grid = [], []
     for lf in load_factors:
@@ -126,7 +124,7 @@ def allocation_runs(
     seeds = check_ints("seeds", seeds, minimum=0, maximum=MAX_SEED, max_length=MAX_REPLICATES)
     if not seeds:
         raise InvalidParameter(f"random fit needs at least one seed, all >= 0; got {seeds}")
-    if (missing := _missing_log(log)) is not None:
+    if (missing := missing_log(log)) is not None:
         return missing
     labels, grid = [], []
 

@@ -16,13 +16,7 @@ from ...errors import LogNotAvailable, check_bool
 from ...workloads.archive import is_available, load_archive_log
 from ...workloads.clean import completed_only
 from ...workloads.transforms import queue_summary
-from ..report import (
-    compare_value,
-    log_missing,
-    missing_frame,
-    missing_of,
-    not_run,
-)
+from ..verdicts import compare_value, log_missing, missing_frame, missing_of, not_run
 from .published import (
     CLEANED_LOG,
     FULL_LOG,
@@ -33,7 +27,7 @@ from .published import (
 
 
 @functools.lru_cache(maxsize=2)
-def _completed_jobs(log: str) -> pd.DataFrame:
+def completed_jobs(log: str) -> pd.DataFrame:
     """The completed jobs (status 1) of ``log``, read once per process;
     ``attrs["records"]`` is the number of records of the log."""
     frame = load_archive_log(log)
@@ -50,32 +44,32 @@ def load_jobs(prefer_full: bool = True) -> tuple[pd.DataFrame, str]:
 
     Without either log (and no download allowed or possible) the jobs are an empty
     frame whose ``attrs["missing"]`` names the log and how to get it
-    (:func:`~hpcmodels.papers.report.missing_frame`): every function below then returns
+    (:func:`~hpcmodels.papers.verdicts.missing_frame`): every function below then returns
     an empty frame or ``not run`` rows carrying that sentence, so the notebook runs to
     its end and the report says what was not run. ``prefer_full`` is a bool."""
     prefer_full = check_bool("prefer_full", prefer_full)
     name = FULL_LOG if prefer_full and is_available(FULL_LOG) else CLEANED_LOG
-    if (missing := _missing_log(name)) is not None:
+    if (missing := missing_log(name)) is not None:
         return missing, name
-    return _completed_jobs(name).copy(), name
+    return completed_jobs(name).copy(), name
 
 
-def _missing_log(log: str) -> pd.DataFrame | None:
-    """:func:`~hpcmodels.papers.report.missing_frame` naming ``log`` when it cannot be
+def missing_log(log: str) -> pd.DataFrame | None:
+    """:func:`~hpcmodels.papers.verdicts.missing_frame` naming ``log`` when it cannot be
     read here (after a download where one is allowed), else None."""
     try:
-        _completed_jobs(log)
+        completed_jobs(log)
     except LogNotAvailable as err:
         return missing_frame(log_missing(err))
     return None
 
 
-def _not_run(items: Sequence[str], reason: str, quantity: str = "every cell") -> list[dict]:
+def not_run_rows(items: Sequence[str], reason: str, quantity: str = "every cell") -> list[dict]:
     """One ``not run`` row per item, naming what is missing."""
     return [not_run(item, quantity, "", reason) for item in items]
 
 
-def _other_input(log: str) -> str:
+def other_input_of(log: str) -> str:
     """How our input differs from the paper's ("" on the full log)."""
     if log == FULL_LOG:
         return ""
@@ -148,14 +142,14 @@ def table1(jobs: pd.DataFrame, log: str) -> pd.DataFrame:
     removed none of its jobs); a queue short of jobs is another input, and its differing
     cells say what the missing jobs were like (:func:`cleaning_effect`)."""
     if reason := missing_of(jobs):
-        return pd.DataFrame(_not_run(["Table 1"], reason))
+        return pd.DataFrame(not_run_rows(["Table 1"], reason))
     ours = queue_summary(jobs).loc[list(TABLE1.index)]
     effect = cleaning_effect(jobs)
     rows = []
     for q in TABLE1.index:
         e = effect.loc[q]
         complete = e["missing"] == 0
-        other = "" if complete else _other_input(log)
+        other = "" if complete else other_input_of(log)
         note = "" if complete else f"queue {q} lacks {_int(e['missing'])} of the paper's jobs"
         causes = {
             "jobs": f"the cleaning removed {_int(e['missing'])} completed jobs of queue {q}",
@@ -195,8 +189,8 @@ def totals_rows(jobs: pd.DataFrame, log: str) -> list[dict]:
     against the log read here (its record count, ``jobs.attrs["records"]``, and its
     completed jobs)."""
     if reason := missing_of(jobs):
-        return _not_run(["Section 2"], reason, "records and completed jobs")
-    other = _other_input(log)
+        return not_run_rows(["Section 2"], reason, "records and completed jobs")
+    other = other_input_of(log)
     records = jobs.attrs.get("records")
     effect = cleaning_effect(jobs)
     rows = []

@@ -15,7 +15,7 @@ from ...errors import check_frame, check_int
 from ..ensemble import ensemble_value, paired_claim, summarize, with_replicates
 from ..store import values
 from .published import BASELINES, BSBWS, CLAIMS, LSLTS, SURFACES, TENDENCIES, VARIETY
-from .rows import _claim
+from .rows import quantity_claim
 from .section4_scale import section4_point, section4_points, section4_rows
 
 BASELINE_REPLICATES = 20  # issue 24: >= 20 for Section 6.3's baselines
@@ -213,7 +213,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             unresolved += "contains 0" in row["reason"]
     n = better + worse + unresolved
     reps = int(cells["replicate"].nunique())
-    row = _claim(
+    row = quantity_claim(
         *CLAIMS["b3 at 100"],
         f"paired over {reps} seeds per cell: B3 better (95 % CI below 0) in "
         f"{better} of {n} (chunk, BSBW) cells, A1 better in {worse}, "
@@ -279,13 +279,13 @@ def _fig13_rows(store: pd.DataFrame) -> list[dict]:
         ([f"First-Fit better on the paired runs: {'; '.join(reversed_)}"] if reversed_ else [])
         + ([f"the paired 95 % CI contains 0: {'; '.join(unresolved)}"] if unresolved else [])
     )
-    beaten = _claim(
+    beaten = quantity_claim(
         *CLAIMS["fig13 beaten"],
         f"paired over {n} seeds per BSBW: " + "; ".join(parts),
         not reversed_ and not unresolved,
         cause,
     )
-    vs_mo = _claim(
+    vs_mo = quantity_claim(
         *CLAIMS["fig13 vs mo"],
         (
             f"paired over {n} seeds: Migration Only better (95 % CI) from "
@@ -375,7 +375,7 @@ def _surface_rows(store: pd.DataFrame) -> list[dict]:
     mo = values(store, ensemble_key("baseline", "migration_only", "first_available", 0, 0))
     over = store.loc[store["item"].str.contains(LINK_OVER_LSLT, regex=False), "value"]
     fewest = _seeds(whole)
-    bound = _claim(
+    bound = quantity_claim(
         *CLAIMS["a1 within lslt"],
         f"highest level minus LSLT over every stored A1 run ({len(over)} runs; "
         f"{_seeds(row)} seeds at LSLT {CLAIM_LSLT * 100:.0f} %, {fewest} elsewhere): {over.max():+.2e}",
@@ -414,7 +414,7 @@ def _grid_claims(att: pd.DataFrame, mo) -> list[dict]:
         wins += any(
             paired_claim("", "", cell[c], cell["A1"])["verdict"] == "qualitative" for c in b3
         )
-    row = _claim(
+    row = quantity_claim(
         *CLAIMS["b3 variety"],
         f"paired over {n} seeds: some B3 better than A1 (95 % CI below 0) at "
         f"{wins} of {points} (BSBW, LSLT) points ({wins / points:.0%})",

@@ -1,6 +1,6 @@
 """The sweep points every builder runs (:func:`hpcmodels.sweep.sweep`): one
 :func:`~hpcmodels.bandwidth.run_point` call as a point (:func:`strategy_point`), its
-keyword arguments (:func:`_point`) and a list of them run as one sweep (:func:`_runs`)."""
+keyword arguments (:func:`sweep_point`) and a list of them run as one sweep (:func:`sweep_runs`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def check_seed(seed: object, name: str = "seed") -> int:
     return check_int(name, seed, minimum=0, maximum=MAX_SEED)
 
 
-def _with_clusters(setup: Setup, clusters: int) -> Setup:
+def with_clusters(setup: Setup, clusters: int) -> Setup:
     return replace(setup, clusters=clusters)
 
 
@@ -64,7 +64,7 @@ def strategy_point(
     return {k: r[k] for k in RUN_RESULTS}
 
 
-def _point(
+def sweep_point(
     strategy: str,
     setup: Setup,
     *,
@@ -89,10 +89,10 @@ def _point(
     )
 
 
-def _runs(
+def sweep_runs(
     points: list[dict], *, cache: str | Path | None, client, progress: bool, desc: str
 ) -> list[dict]:
-    """:func:`run_point`'s dicts for ``points`` (:func:`_point`'s), run as one sweep."""
+    """:func:`run_point`'s dicts for ``points`` (:func:`sweep_point`'s), run as one sweep."""
     results = sweep_results(
         strategy_point, points, cache=cache, client=client, progress=progress, desc=desc
     )

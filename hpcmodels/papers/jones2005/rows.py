@@ -8,13 +8,13 @@ import numpy as np
 import pandas as pd
 
 from ...stats import t_interval
-from ..report import alike, compare_claim, compare_value
+from ..verdicts import alike, compare_claim, compare_value
 from .published import BASELINES, CLAIMS, PENALTY_RANGES, TENDENCIES, VARIETY
-from .section6 import _nearest, fig13_limits, fig13_lines
+from .section6 import fig13_limits, fig13_lines, nearest_value
 
 
-def _claim(item: str, quantity: str, claim: str, ours: str, holds, cause: str = "") -> dict:
-    """A claim whose quantity is not its own text (:func:`report.compare_claim`)."""
+def quantity_claim(item: str, quantity: str, claim: str, ours: str, holds, cause: str = "") -> dict:
+    """A claim whose quantity is not its own text (:func:`verdicts.compare_claim`)."""
     return compare_claim(item, quantity, claim, bool(holds), ours, cause=cause)
 
 
@@ -89,7 +89,7 @@ def break_even_rows(be: pd.DataFrame) -> list[dict]:
         cause = "; ".join(outside) + f" (mean over {seeds} seed(s))"
         spread = f"95 % interval over {seeds} seeds" if seeds > 1 else "one seed: no interval"
         rows.append(
-            _claim(
+            quantity_claim(
                 f"Section 4.4 ({m} clusters)",
                 f"break-even penalty vs {limit.replace('_', ' ')}",
                 f"{lo}-{hi}",
@@ -108,7 +108,7 @@ def break_even_rows(be: pd.DataFrame) -> list[dict]:
         for limit in trend.index
     )
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["penalty trend"],
             text,
             holds,
@@ -128,7 +128,7 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
     worse = (co["dynamic"] > co["fixed"]).mean() if len(co) else float("nan")
     lim = lims.pivot(index="clusters", columns="strategy", values="att")
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["dynamic vs fixed"],
             f"dynamic higher at {worse:.0%} of {len(co)} points with penalty > 1.01",
             worse >= 0.8,
@@ -137,7 +137,7 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
     )
     gain = (lim["no_share"] - lim["migration_only"]) / lim["no_share"]
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["migration gain"],
             ", ".join(f"{m}: {g:.1%}" for m, g in gain.items()),
             bool(np.all(np.diff(gain.to_numpy()) > 0)),
@@ -151,7 +151,7 @@ def section4_claims(curves: pd.DataFrame, lims: pd.DataFrame) -> list[dict]:
             (grp.loc[grp["bsbw"] >= worse_at.min(), "att"] > mo).all()
         )
         rows.append(
-            _claim(
+            quantity_claim(
                 f"{item} ({m} clusters)",
                 quantity,
                 said,
@@ -188,7 +188,7 @@ def tendency_row(key: str, att: pd.DataFrame, b3: list[str], mo: float) -> dict:
     to = mo if ref == "MO" else att[ref]
     lo_c, hi_c = b3[0], b3[-1]
     dist = {c: (att[c] - to).abs().mean() for c in (lo_c, hi_c)}
-    return _claim(
+    return quantity_claim(
         *CLAIMS[key],
         f"mean |B3 - {ref}|: {lo_c} {dist[lo_c]:.0f} s, {hi_c} {dist[hi_c]:.0f} s",
         dist[b3[closer]] < dist[b3[farther]],
@@ -199,7 +199,7 @@ def _b3_loses(surf: pd.DataFrame, b3: list[str], scale: pd.DataFrame | None) -> 
     """Where B3 loses to A1 at LSLT 100 % in this one run, and what the paired
     paper-scale ensembles say (``scale``: :func:`ensemble_rows`' frame; one run cannot
     tell a loss from the seed's noise)."""
-    full = surf[np.isclose(surf["lslt"], _nearest(surf["lslt"], 1.0))]
+    full = surf[np.isclose(surf["lslt"], nearest_value(surf["lslt"], 1.0))]
     att = full.pivot_table(index="bsbw", columns="label", values="att")
     loses = att[b3].ge(att["A1"], axis=0)
     text = f"B3 loses to A1 in {int(loses.to_numpy().sum())} of {loses.size} cells of this run"
@@ -212,7 +212,7 @@ def _b3_loses(surf: pd.DataFrame, b3: list[str], scale: pd.DataFrame | None) -> 
 
 def _first_fit_wins(f: pd.DataFrame, lost, ideal: float) -> str:
     """Where First-Fit is not beaten by A1 and B1: whether the three are alike there
-    (report.alike) and how close First-Fit is to Ideal."""
+    (verdicts.alike) and how close First-Fit is to Ideal."""
     alike_at = [b for b in lost if alike(f.loc[b, ["First-Fit", "A1", "B1"]])]
     gap = ", ".join(f"{b:.0f} Mbps {f.loc[b, 'First-Fit'] / ideal - 1:+.1%}" for b in lost)
     return (
@@ -232,7 +232,7 @@ def section6_claims(
     a1 = surf[surf["strategy"] == "a1"]
     over = float((a1["max_link_level"] - a1["lslt"]).max())
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["a1 within lslt"],
             f"highest level minus LSLT over {len(a1)} runs: {over:+.2e}",
             over <= 1e-9,
@@ -243,19 +243,19 @@ def section6_claims(
     beats = att[b3].lt(att["A1"], axis=0)
     share = float(beats.any(axis=1).mean())
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["b3 variety"],
             f"some B3 better than A1 at {share:.0%} of {len(att)} points",
             share >= VARIETY,
         )
     )
-    full = att.xs(_nearest(surf["lslt"], 1.0), level="lslt")
+    full = att.xs(nearest_value(surf["lslt"], 1.0), level="lslt")
     all_b3 = full[b3].lt(full["A1"], axis=0)
     where = ", ".join(
         f"{c}: {', '.join(f'{b:.0f}' for b in all_b3.index[all_b3[c]]) or 'none'}" for c in b3
     )
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["b3 at 100"],
             f"{int(all_b3.to_numpy().sum())} of {all_b3.size} (chunk, BSBW) cells "
             f"better; BSBWs where B3 wins: {where}",
@@ -267,7 +267,7 @@ def section6_claims(
     rows += [tendency_row(key, att, b3, mo) for key in TENDENCIES]
     mean = att.mean()
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["b4 worst"],
             ", ".join(f"{k} {v:.0f}" for k, v in mean.items()),
             mean.idxmax() == "B4",
@@ -277,7 +277,7 @@ def section6_claims(
     b_only = spread[[c for c in spread.index if c.startswith("B")]]
     stable = b_only.idxmin().startswith("B3")
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["b3 stable"],
             "std over BSBW: " + ", ".join(f"{k} {v:.0f}" for k, v in b_only.items()),
             stable,
@@ -292,7 +292,7 @@ def section6_claims(
         for b in lost
     )
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["fig13 beaten"],
             f"A1 better at {(f['A1'] < f['First-Fit']).mean():.0%}, B1 at "
             f"{(f['B1'] < f['First-Fit']).mean():.0%} of {len(f)} BSBWs"
@@ -303,7 +303,7 @@ def section6_claims(
     )
     worse = f.index[f["First-Fit"] > mo]
     rows.append(
-        _claim(
+        quantity_claim(
             *CLAIMS["fig13 vs mo"],
             f"First-Fit worse than Migration Only from {worse.min():.0f} Mbps"
             if len(worse)
@@ -324,7 +324,7 @@ def table1_rows(t1: pd.DataFrame) -> list[dict]:
         a1.loc["A1", "paper_loops_us"] / a1.loc[["B1", "B2", "B3", "B4"], "ours_us"].mean()
     )
     return [
-        _claim(
+        quantity_claim(
             "Table 1",
             "A1 costs more than the B modules per decision",
             f"A1 {ratio_paper:.0f}x the B modules' mean",

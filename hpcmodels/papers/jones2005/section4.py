@@ -17,7 +17,7 @@ from ...bandwidth.experiment import att_gap
 from ...bounds import MAX_REPLICATES, MAX_SEED
 from ...errors import check_int, check_ints
 from ...sweep import sweep_results
-from .points import _point, _runs, _with_clusters, check_seed
+from .points import check_seed, sweep_point, sweep_runs, with_clusters
 
 MAX_BISECTIONS = 60
 """Most halvings of a break-even bisection (``iterations``): each is one more simulation
@@ -54,7 +54,7 @@ def penalty_curves(
     (its ATT and measured mean penalty) and the fixed-penalty model fed that penalty.
     ``clusters`` is a whole number in [1, 10**6] (:class:`~hpcmodels.bandwidth.Setup`'s
     bounds) and ``seed`` one in [0, 2**63 - 1], checked before any run."""
-    s = _with_clusters(setup, clusters)
+    s = with_clusters(setup, clusters)
     seed = check_seed(seed)
     grid = [dict(setup=s, bsbw=float(b), seed=seed) for b in bsbws]
     results = sweep_results(
@@ -94,8 +94,8 @@ def limits(
     numbers in [1, 10**6] (:class:`~hpcmodels.bandwidth.Setup`'s bounds); ``seed`` one in
     [0, 2**63 - 1]; all checked before any run."""
     plan = [(m, st) for m in clusters for st in ("no_share", "migration_only", "ideal")]
-    points = [_point(st, _with_clusters(setup, m), seed=seed) for m, st in plan]
-    runs = _runs(points, cache=cache, client=client, progress=progress, desc="limits")
+    points = [sweep_point(st, with_clusters(setup, m), seed=seed) for m, st in plan]
+    runs = sweep_runs(points, cache=cache, client=client, progress=progress, desc="limits")
     return pd.DataFrame(
         [dict(clusters=m, strategy=st, att=r["att"]) for (m, st), r in zip(plan, runs, strict=True)]
     )
@@ -167,7 +167,7 @@ def break_even(
     ``clusters`` is a whole number in [1, 10**6] (:class:`~hpcmodels.bandwidth.Setup`'s
     bounds), ``seeds`` at most 10**6 whole numbers in [0, 2**63 - 1] and ``iterations``
     one in [0, 60] (:data:`MAX_BISECTIONS`), all checked before any run."""
-    s = _with_clusters(setup, clusters)
+    s = with_clusters(setup, clusters)
     seeds = check_ints("seeds", seeds, minimum=0, maximum=MAX_SEED, max_length=MAX_REPLICATES)
     iterations = check_int("iterations", iterations, minimum=0, maximum=MAX_BISECTIONS)
     plan = [(seed, limit) for seed in seeds for limit in levels]

@@ -19,7 +19,7 @@ from ...bandwidth import SECTION4, run_point
 from ...bounds import MAX_CLUSTERS, MAX_JOBS, MAX_REPLICATES
 from ...errors import InvalidParameter, check_frame, check_int
 from ..ensemble import with_replicates
-from .points import _with_clusters
+from .points import with_clusters
 from .published import PENALTY_BSBWS, PENALTY_RANGES
 from .rows import break_even_rows, section4_claims
 from .section4 import break_even_point, penalty_point
@@ -118,7 +118,7 @@ def section4_point(
     jobs_per_cluster = check_int("jobs_per_cluster", jobs_per_cluster, minimum=1, maximum=MAX_JOBS)
     m = check_int("clusters", clusters, minimum=1, maximum=MAX_CLUSTERS)
     seed = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
-    setup = _with_clusters(SECTION4.scaled(jobs_per_cluster), m)
+    setup = with_clusters(SECTION4.scaled(jobs_per_cluster), m)
     if study == "section4 limit":
         return {limit_key(m, strategy): run_point(strategy, setup, seed=seed)["att"]}
     if study == "section4 curve":

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...bandwidth import SECTION6, Setup
-from .points import _point, _runs
+from .points import sweep_point, sweep_runs
 from .published import BSBWS, HIGH_BSBW, LOW_BSBW, LSLTS, SURFACES
 
 # ---------------------------------------------------------------- Section 6 baselines
@@ -33,9 +33,9 @@ def baselines(
     is a whole number in [0, 2**63 - 1], checked before any run (so in every builder
     below)."""
     points = [
-        _point(st, setup, selection=sel, seed=seed) for sel in selections for st in strategies
+        sweep_point(st, setup, selection=sel, seed=seed) for sel in selections for st in strategies
     ]
-    rows = _runs(points, cache=cache, client=client, progress=progress, desc="baselines")
+    rows = sweep_runs(points, cache=cache, client=client, progress=progress, desc="baselines")
     frame = pd.DataFrame(rows)
     frame.attrs["clusters"] = setup.clusters
     return frame
@@ -58,10 +58,10 @@ def surface_grid(
     """Figs. 14-21: ATT of each module over BSBW x LSLT (one row per point)."""
     plan = [(lab, b, x) for lab in labels for b in bsbws for x in lslts]
     points = [
-        _point(SURFACES[lab][0], setup, bsbw=b, lslt=x, chunk=SURFACES[lab][1], seed=seed)
+        sweep_point(SURFACES[lab][0], setup, bsbw=b, lslt=x, chunk=SURFACES[lab][1], seed=seed)
         for lab, b, x in plan
     ]
-    runs = _runs(points, cache=cache, client=client, progress=progress, desc="Figs. 14-21")
+    runs = sweep_runs(points, cache=cache, client=client, progress=progress, desc="Figs. 14-21")
     return pd.DataFrame([dict(r, label=lab) for (lab, _, _), r in zip(plan, runs, strict=True)])
 
 
@@ -77,9 +77,9 @@ def fig13(
     """Fig. 13: First-Fit against A1 and B1 (LSLT 100 %) over BSBW, with Migration Only
     and Ideal run on the same workload (rows with ``bsbw`` NaN)."""
     names = {"first_fit": "First-Fit", "a1": "A1", "b1": "B1"}
-    points = [_point(st, setup, bsbw=b, lslt=1.0, seed=seed) for st in names for b in bsbws]
-    limit_points = [_point(st, setup, seed=seed) for st in ("migration_only", "ideal")]
-    runs = _runs(
+    points = [sweep_point(st, setup, bsbw=b, lslt=1.0, seed=seed) for st in names for b in bsbws]
+    limit_points = [sweep_point(st, setup, seed=seed) for st in ("migration_only", "ideal")]
+    runs = sweep_runs(
         points + limit_points, cache=cache, client=client, progress=progress, desc="Fig. 13"
     )
     rows = [dict(r, label=names[r["strategy"]]) for r in runs[: len(points)]]
@@ -100,7 +100,7 @@ def fig13_lines(f13: pd.DataFrame) -> pd.DataFrame:
     return f13.dropna(subset=["bsbw"]).pivot(index="bsbw", columns="label", values="att")
 
 
-def _nearest(values, target: float) -> float:
+def nearest_value(values, target: float) -> float:
     values = np.asarray(sorted(set(values)))
     return float(values[np.argmin(np.abs(values - target))])
 
@@ -108,8 +108,8 @@ def _nearest(values, target: float) -> float:
 def cuts(surf: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Figs. 22-27 from the surfaces: ATT vs BSBW at LSLT 100 %, and ATT vs LSLT at the
     BSBWs nearest 300 and 800 Mbps (columns: one per module label)."""
-    lslt = _nearest(surf["lslt"], 1.0)
-    low, high = _nearest(surf["bsbw"], LOW_BSBW), _nearest(surf["bsbw"], HIGH_BSBW)
+    lslt = nearest_value(surf["lslt"], 1.0)
+    low, high = nearest_value(surf["bsbw"], LOW_BSBW), nearest_value(surf["bsbw"], HIGH_BSBW)
     at = surf[surf["lslt"] == lslt].pivot(index="bsbw", columns="label", values="att")
     lo = surf[surf["bsbw"] == low].pivot(index="lslt", columns="label", values="att")
     hi = surf[surf["bsbw"] == high].pivot(index="lslt", columns="label", values="att")

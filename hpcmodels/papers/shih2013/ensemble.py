@@ -5,43 +5,21 @@ the Section 5 studies), on the replicates of :mod:`hpcmodels.papers.ensemble`.""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from ...bounds import MAX_REPLICATES
 from ...errors import InvalidParameter, check_int
 from ...multicluster import Cluster, TLAOptions, simulate
 from ...workloads.transforms import estimate_inaccuracy, speed_vectors
 from .published import INACCURACY_FACTORS, LOADS, METHODS, SH_LEVELS, TABLE3
-from .workloads import _jobs, _load, _missing, _spec, _system
-
-ENSEMBLE_VECTORS = 20
-"""Replicates per (workload, load, SH): issue 24 asks for at least 20 speed vectors per
-SH level where the paper averages 10; the first ten are the quick run's ten vectors."""
-ENSEMBLE_JOBS = {"D": 50_000, "E": 50_000, "F": 50_000}
-"""Jobs of the model workloads (Table 3); the traces (A, B, C) run whole."""
-
-
-def _trace(wid: str) -> bool:
-    return wid[0] not in ENSEMBLE_JOBS
-
-
-def replicate_jobs(wid: str, load: str, replicate: int) -> pd.DataFrame:
-    """The jobs of one paper-scale replicate (:mod:`hpcmodels.papers.ensemble`): a trace (A-C)
-    whole, scaled to ``load``, with every runtime multiplied by
-    :func:`~hpcmodels.papers.ensemble.runtime_scale` of ``replicate`` (1 for replicate 0); a
-    model (D-F) drawn with seed ``replicate`` (50,000 jobs), scaled to ``load``.
-    ``replicate`` is a whole number in [0, 10**6 - 1]
-    (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
-    from ..ensemble import runtime_scale
-
-    _spec(wid)
-    _load(load)
-    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
-    if not _trace(wid):
-        return _jobs(wid, load, ENSEMBLE_JOBS[wid[0]], replicate)
-    jobs = _jobs(wid, load, None, 0).copy()
-    jobs["runtime"] = jobs["runtime"] * runtime_scale(replicate)
-    return jobs
+from .workloads import (
+    ENSEMBLE_JOBS,
+    ENSEMBLE_VECTORS,
+    clusters_of,
+    is_trace,
+    missing_log_of,
+    replicate_jobs,
+    workload_spec,
+)
 
 
 def tla_improvement(means: np.ndarray) -> np.ndarray:
@@ -108,13 +86,13 @@ def ensemble_points() -> list[dict]:
     points = [
         dict(study="table4", wid=w.wid, load=load, sh=sh, replicate=r, **default)
         for w in TABLE3
-        if _missing(w.wid, ENSEMBLE_JOBS.get(w.wid[0]), 0) is None
+        if missing_log_of(w.wid, ENSEMBLE_JOBS.get(w.wid[0]), 0) is None
         for load in LOADS
         for sh in SH_LEVELS
         for r in range(ENSEMBLE_VECTORS)
     ]
     for study, (wid, load) in SECTION5_RUNS.items():
-        if _missing(wid, ENSEMBLE_JOBS.get(wid[0]), 0) is not None:
+        if missing_log_of(wid, ENSEMBLE_JOBS.get(wid[0]), 0) is not None:
             continue
         points += [
             dict(study=study, wid=wid, load=load, sh=0.0, replicate=r, **setting)
@@ -126,7 +104,7 @@ def ensemble_points() -> list[dict]:
     points += [
         dict(study="readings", **point)
         for point in reading_points()
-        if _missing(point["wid"], ENSEMBLE_JOBS.get(point["wid"][0]), 0) is None
+        if missing_log_of(point["wid"], ENSEMBLE_JOBS.get(point["wid"][0]), 0) is None
     ]
     return points
 
@@ -174,7 +152,7 @@ def table4_point(wid: str, load: str, sh: float, replicate: int) -> dict:
     method's ATT; for A2 at SH = 0 each method's utilization (Table 5); for A1 at high
     load and SH = 0 TLA's activations and decision changes (Section 5.2). ``replicate``
     is a whole number in [0, :data:`ENSEMBLE_VECTORS` - 1] (one speed vector each)."""
-    w = _spec(wid)
+    w = workload_spec(wid)
     replicate = check_int("replicate", replicate, minimum=0, maximum=ENSEMBLE_VECTORS - 1)
     jobs = replicate_jobs(wid, load, replicate)
     speeds = speed_vectors(w.clusters, sh, ENSEMBLE_VECTORS, seed=0)[replicate]
@@ -197,7 +175,7 @@ def table4_point(wid: str, load: str, sh: float, replicate: int) -> dict:
     return out
 
 
-def _depth_label(depth: int) -> str:
+def depth_label(depth: int) -> str:
     return "all" if depth == ALL_WAITING else str(int(depth))
 
 
@@ -207,11 +185,11 @@ def section5_key(study: str, wid: str, load: str, setting: dict, what: str) -> s
     if study == "fig8":
         return f"Fig. 8 | {run}, inaccuracy factor {setting['factor']:g}: {what}"
     if study == "fig10":
-        return f"Fig. 10 | {run}, simulation depth {_depth_label(setting['depth'])}: {what}"
+        return f"Fig. 10 | {run}, simulation depth {depth_label(setting['depth'])}: {what}"
     if study == "fig12":
         return (
             f"Fig. 12 | {run}, {setting['policy']} inside, simulation depth "
-            f"{_depth_label(setting['depth'])}: {what}"
+            f"{depth_label(setting['depth'])}: {what}"
         )
     return f"Fig. 13 | {run}, allocation depth {setting['allocation_depth']}: {what}"
 
@@ -249,7 +227,9 @@ def section5_point(
     methods = METHODS if study == "fig8" else {"TLA": "tla"}
     out = {}
     for method, selection in methods.items():
-        res = simulate(jobs, _system(wid), "fcfs", selection, tla=tla if method == "TLA" else None)
+        res = simulate(
+            jobs, clusters_of(wid), "fcfs", selection, tla=tla if method == "TLA" else None
+        )
         out[section5_key(study, wid, load, setting, f"{method} ATT (s)")] = res.metrics["att"]
         if study == "fig10":
             out[section5_key(study, wid, load, setting, "TLA activations")] = float(
@@ -269,6 +249,6 @@ def ensemble_cost(point: dict) -> float:
     reading = READINGS.get(point.get("reading") or "")
     return (
         {"low": 1.0, "medium": 3.0, "high": 20.0}[point["load"]]
-        * (2.0 if _trace(point["wid"]) else 1.0)
+        * (2.0 if is_trace(point["wid"]) else 1.0)
         * (0.5 if reading is not None and reading.tla_only else 1.0)
     )

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InvalidParameter, check_frame
-from ..report import TOLERANCES
+from ..verdicts import TOLERANCES
 from .ensemble import ensemble_key, tla_improvement
 from .published import FIG10_ACTIVATIONS, METHODS, TABLE4, TABLE5
 from .readings import READING_CELLS, READING_REPLICATES, READINGS, cells_of, reading_key

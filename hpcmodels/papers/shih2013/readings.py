@@ -24,7 +24,7 @@ from ...workloads.archive import load_archive_log
 from ...workloads.clean import positive_runtime_and_procs, processors
 from ...workloads.transforms import scale_to_loading, speed_vectors
 from .published import METHODS, SDSC_LOG
-from .workloads import _load, _spec, _system
+from .workloads import ENSEMBLE_VECTORS, clusters_of, loading_of, replicate_jobs, workload_spec
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ def _sdsc_jobs(wid: str, load: str, replicate: int, *, zero_runtimes: bool) -> p
     else:
         log = positive_runtime_and_procs(log)
     log = log.reset_index(drop=True)
-    scaled = scale_to_loading(log, _spec(wid).processors, _load(load))
+    scaled = scale_to_loading(log, workload_spec(wid).processors, loading_of(load))
     scale = runtime_scale(replicate)
     requested = scaled["req_time"].where(scaled["req_time"] > 0, scaled["runtime"])
     return pd.DataFrame(
@@ -296,11 +296,10 @@ def first_root(vector: np.ndarray, nodes, sh: float) -> np.ndarray:
 def _reading_run(wid: str, load: str, sh: float, replicate: int, reading: str) -> _Run:
     """The jobs, clusters and TLA options of one replicate under ``reading`` (each of a
     combination's parts that applies to the cell)."""
-    from .ensemble import ENSEMBLE_VECTORS, replicate_jobs
 
     parts = READINGS[reading].parts or (reading,)
     names = {p for p in parts if READINGS[p].applies(wid, sh)}
-    w = _spec(wid)
+    w = workload_spec(wid)
     speeds = speed_vectors(w.clusters, sh, ENSEMBLE_VECTORS, seed=0)[replicate]
     if names & {"requested_times", "zero_runtimes_kept"}:
         jobs = _sdsc_jobs(wid, load, replicate, zero_runtimes="zero_runtimes_kept" in names)
@@ -332,9 +331,7 @@ def reading_point(wid: str, load: str, sh: float, replicate: int, reading: str) 
         raise InvalidParameter(f"reading {reading!r} does not apply to {wid} at SH = {sh:g}")
     counter = READINGS[reading].activations
     if counter:
-        from .ensemble import replicate_jobs
-
-        res = simulate(replicate_jobs(wid, load, replicate), _system(wid), "fcfs", "tla")
+        res = simulate(replicate_jobs(wid, load, replicate), clusters_of(wid), "fcfs", "tla")
         return {
             reading_key(wid, load, sh, reading, "TLA activations"): float(res.counters[counter])
         }

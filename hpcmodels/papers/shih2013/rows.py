@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..report import compare_claim, compare_value, not_run
+from ..verdicts import compare_claim, compare_value, not_run
 from .published import CLAIMS, FIG10_ACTIVATIONS, LOADS, TABLE4, TABLE5
 
 
@@ -49,7 +49,7 @@ def _how(runs: pd.DataFrame, wid: str, load: str, sh: float) -> str:
     return trace + vectors
 
 
-_NOT_FOUND = (
+NOT_FOUND = (
     "cause not identified: the scoring simulation reproduces the paper's worked "
     "example (Table 1, Fig. 9) and a brute-force scorer"
 )
@@ -76,7 +76,7 @@ def table4_rows(imp: pd.DataFrame, runs: pd.DataFrame) -> list[dict]:
             how = _how(runs, wid, load, sh)
             whole = how == "whole trace"
             cause = (
-                _NOT_FOUND
+                NOT_FOUND
                 if whole
                 else (
                     "fewer jobs or speed vectors than the paper, so "
@@ -138,7 +138,7 @@ def table5_rows(ours: pd.DataFrame, how: str) -> list[dict]:
                     kind="fraction",
                     note=how,
                     other_input=_input("A2", how),
-                    cause=_NOT_FOUND if how == "whole trace" else "",
+                    cause=NOT_FOUND if how == "whole trace" else "",
                 )
             )
     return rows

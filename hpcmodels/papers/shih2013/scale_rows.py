@@ -8,23 +8,20 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InvalidParameter, InvalidType, check_real
-from ..report import compare_claim, not_run
+from ..verdicts import compare_claim, not_run
 from .ensemble import (
     ALL_WAITING,
-    ENSEMBLE_JOBS,
-    ENSEMBLE_VECTORS,
     FIG10_DEPTHS,
     FIG12_DEPTHS,
     SECTION5_RUNS,
-    _depth_label,
-    _trace,
+    depth_label,
     ensemble_key,
     tla_improvement,
 )
 from .published import FIG10_ACTIVATIONS, LOADS, METHODS, TABLE4, TABLE5, paper_claim
 from .reading_effects import reading_cause, reading_effects
-from .rows import _NOT_FOUND, SDSC_INPUT, claim_rows
-from .workloads import _missing
+from .rows import NOT_FOUND, SDSC_INPUT, claim_rows
+from .workloads import ENSEMBLE_JOBS, ENSEMBLE_VECTORS, is_trace, missing_log_of
 
 
 def _att_table(store: pd.DataFrame, wid: str, load: str, sh: float) -> np.ndarray | None:
@@ -49,7 +46,7 @@ def table4_improvements(store: pd.DataFrame, wid: str, load: str, sh: float) -> 
 
 
 def _replicates_note(wid: str, n: int) -> str:
-    if _trace(wid):
+    if is_trace(wid):
         return (
             f"whole trace, {n} replicates (speed vector r and every runtime x (1 +- 1e-4) "
             "common to the four methods)"
@@ -76,7 +73,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
         quantity = f"{wid}, {load} load, SH = {sh:g}: TLA improvement %"
         table = _att_table(store, wid, load, sh)
         if table is None:
-            missing = _missing(wid, ENSEMBLE_JOBS.get(wid[0]), 0)
+            missing = missing_log_of(wid, ENSEMBLE_JOBS.get(wid[0]), 0)
             rows.append(
                 not_run(
                     "Table 4",
@@ -97,7 +94,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
             k=k,
             other_input=SDSC_INPUT if wid in ("A1", "A2") else "",
             note=_replicates_note(wid, len(table)),
-            cause=cause("Table 4", quantity, _NOT_FOUND),
+            cause=cause("Table 4", quantity, NOT_FOUND),
             deterministic=sh == 0 and wid in ("A1", "A2"),  # a trace, speeds all 1
         )
         if wid in ("E1", "E2"):
@@ -165,7 +162,7 @@ def ensemble_rows(store: pd.DataFrame) -> list[dict]:
                         k=1,
                         other_input=SDSC_INPUT,
                         note="whole trace, one run per replicate",
-                        cause=cause("Table 5", key.split(" | ")[1], _NOT_FOUND),
+                        cause=cause("Table 5", key.split(" | ")[1], NOT_FOUND),
                         deterministic=True,  # A2 at SH 0
                     )
                 )
@@ -241,7 +238,7 @@ def section5_means(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
             index="depth", columns="what", values="value", aggfunc="mean"
         )
         fig10 = fig10.reindex([d for d in FIG10_DEPTHS if d in fig10.index])
-        fig10.index = [_depth_label(d) if d == ALL_WAITING else int(d) for d in fig10.index]
+        fig10.index = [depth_label(d) if d == ALL_WAITING else int(d) for d in fig10.index]
         out["fig10"] = (
             fig10.rename(
                 columns={
@@ -265,7 +262,7 @@ def section5_means(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
             kind="stable",
             ignore_index=True,
         )
-        mean["depth"] = [_depth_label(d) if d == ALL_WAITING else int(d) for d in mean["depth"]]
+        mean["depth"] = [depth_label(d) if d == ALL_WAITING else int(d) for d in mean["depth"]]
         out[study] = mean.rename(columns={"allocation_depth": "allocation depth", "TLA": "att"})
     return out
 
@@ -273,7 +270,7 @@ def section5_means(store: pd.DataFrame) -> dict[str, pd.DataFrame]:
 def section5_label(study: str) -> str:
     """The run of one Section 5 study at paper scale, in words."""
     wid, load = SECTION5_RUNS[study]
-    size = "whole trace" if _trace(wid) else f"{ENSEMBLE_JOBS[wid[0]]:,} jobs"
+    size = "whole trace" if is_trace(wid) else f"{ENSEMBLE_JOBS[wid[0]]:,} jobs"
     return f"{wid}, {load} load, {size}, SH = 0"
 
 

@@ -19,7 +19,14 @@ from ...multicluster import Cluster, TLAOptions, simulate
 from ...sweep import sweep_results
 from ...workloads.transforms import speed_vectors
 from .published import LOADS, METHODS, TABLE5
-from .workloads import _counts, _jobs, _load, _missing, _missing_study, _spec
+from .workloads import (
+    checked_counts,
+    jobs_at_load,
+    loading_of,
+    missing_log_of,
+    missing_study,
+    workload_spec,
+)
 
 
 def _vectors(n_vectors: object) -> int:
@@ -49,9 +56,9 @@ def configuration_point(
     one in [1, 10**8] and ``seed`` one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`)."""
     n_vectors = _vectors(n_vectors)
     vector = check_int("vector", vector, minimum=0, maximum=n_vectors - 1)
-    n_jobs, seed = _counts(n_jobs, seed)
-    jobs = _jobs(wid, load, n_jobs, seed)
-    w = _spec(wid)
+    n_jobs, seed = checked_counts(n_jobs, seed)
+    jobs = jobs_at_load(wid, load, n_jobs, seed)
+    w = workload_spec(wid)
     speeds = speed_vectors(w.clusters, sh, n_vectors, seed=seed)[vector]
     clusters = [
         Cluster(f"c{i}", p, s) for i, (p, s) in enumerate(zip(w.clusters, speeds, strict=True))
@@ -97,14 +104,14 @@ def run_configurations(
     (or each value of its dict) None or one in [1, 10**8] and ``seed`` one in [0, 2**63 -
     1] (:mod:`hpcmodels.bounds`), all checked before any run."""
     for wid in wids:
-        _spec(wid)
+        workload_spec(wid)
     for load in loads:
-        _load(load)
+        loading_of(load)
     n_vectors = _vectors(n_vectors)
     sizes = {wid: n_jobs.get(wid) if isinstance(n_jobs, dict) else n_jobs for wid in wids}
-    sizes = {wid: _counts(size, seed)[0] for wid, size in sizes.items()}
-    seed = _counts(None, seed)[1]
-    missing = {wid: _missing(wid, sizes[wid], seed) for wid in wids}
+    sizes = {wid: checked_counts(size, seed)[0] for wid, size in sizes.items()}
+    seed = checked_counts(None, seed)[1]
+    missing = {wid: missing_log_of(wid, sizes[wid], seed) for wid in wids}
     plan = [
         (wid, load, sh, v)
         for wid in wids
@@ -204,8 +211,8 @@ def vector_spread(
     :func:`run_configurations` (``cache``, ``client``: as there; so are the counts'
     ranges, checked first)."""
     n_vectors = _vectors(n_vectors)
-    n_jobs, seed = _counts(n_jobs, seed)
-    if (missing := _missing_study(wid, n_jobs, seed)) is not None:
+    n_jobs, seed = checked_counts(n_jobs, seed)
+    if (missing := missing_study(wid, n_jobs, seed)) is not None:
         return missing
     runs = run_configurations(
         [wid],

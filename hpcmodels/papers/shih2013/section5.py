@@ -1,7 +1,7 @@
 """Shih et al. 2013, Section 5: the studies of TLA's knobs (Figs. 8 and 10-13, SH = 0,
 FCFS) and Fig. 5's cost of one decision. Each study is a sweep of :func:`study_point`
 (``cache``, ``client``: as :func:`~.section4.run_configurations`); a missing log gives an
-empty frame naming it (:func:`~.workloads._missing_study`)."""
+empty frame naming it (:func:`~.workloads.missing_study`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,14 @@ from ...multicluster.lookahead import ATT, release_heap, score_clusters
 from ...sweep import sweep_results
 from ...workloads.transforms import estimate_inaccuracy
 from .published import INACCURACY_FACTORS, METHODS
-from .workloads import _counts, _jobs, _load, _missing_study, _spec, _system
+from .workloads import (
+    checked_counts,
+    clusters_of,
+    jobs_at_load,
+    loading_of,
+    missing_study,
+    workload_spec,
+)
 
 
 def study_point(
@@ -39,11 +46,11 @@ def study_point(
     (None: the log's own). Returns ATT, TLA's activations and its decision changes
     against depth 1 (None for the other methods). ``n_jobs`` is None or a whole number
     in [1, 10**8], ``seed`` one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`)."""
-    n_jobs, seed = _counts(n_jobs, seed)
-    jobs = _jobs(wid, load, n_jobs, seed)
+    n_jobs, seed = checked_counts(n_jobs, seed)
+    jobs = jobs_at_load(wid, load, n_jobs, seed)
     if factor is not None:
         jobs = estimate_inaccuracy(jobs, float(factor), seed=seed)
-    res = simulate(jobs, _system(wid), "fcfs", METHODS[method], tla=tla)
+    res = simulate(jobs, clusters_of(wid), "fcfs", METHODS[method], tla=tla)
     return {
         "att": res.metrics["att"],
         "activations": res.counters.get("tla_activations"),
@@ -65,11 +72,11 @@ def depth_study(
     1 for each depth (None: every waiting job), SH = 0, FCFS. One sweep point per depth
     (``cache``, ``client``: as :func:`run_configurations`). ``n_jobs`` is None or a whole
     number in [1, 10**8]; each depth None or one in [1, 2**62] (:class:`TLAOptions`)."""
-    _spec(wid)
-    _load(load)
-    n_jobs, _ = _counts(n_jobs, 0)
+    workload_spec(wid)
+    loading_of(load)
+    n_jobs, _ = checked_counts(n_jobs, 0)
     options = [TLAOptions(depth=depth) for depth in depths]
-    if (missing := _missing_study(wid, n_jobs)) is not None:
+    if (missing := missing_study(wid, n_jobs)) is not None:
         return missing
     depths = [o.depth for o in options]
     grid = [
@@ -106,10 +113,10 @@ def inaccuracy_study(
     7-8) with each inaccuracy factor; one seeded estimate draw per factor. One sweep
     point per (factor, method) (``cache``, ``client``: as :func:`run_configurations`).
     ``n_jobs`` is None or a whole number in [1, 10**8], ``seed`` one in [0, 2**63 - 1]."""
-    _spec(wid)
-    _load(load)
-    n_jobs, seed = _counts(n_jobs, seed)
-    if (missing := _missing_study(wid, n_jobs, seed)) is not None:
+    workload_spec(wid)
+    loading_of(load)
+    n_jobs, seed = checked_counts(n_jobs, seed)
+    if (missing := missing_study(wid, n_jobs, seed)) is not None:
         return missing
     factors = list(factors)
     grid = [
@@ -145,13 +152,13 @@ def tla_knob_study(
     (``cache``, ``client``: as :func:`run_configurations`). ``n_jobs`` is None or a whole
     number in [1, 10**8]; the depths as :class:`TLAOptions` takes them, all checked
     before any run."""
-    _spec(wid)
-    _load(load)
-    n_jobs, _ = _counts(n_jobs, 0)
+    workload_spec(wid)
+    loading_of(load)
+    n_jobs, _ = checked_counts(n_jobs, 0)
     settings = [(d, p, a) for p in policies for d in depths for a in allocation_depths]
     for d, p, a in settings:
         TLAOptions(depth=d, policy=p, allocation_depth=a)
-    if (missing := _missing_study(wid, n_jobs)) is not None:
+    if (missing := missing_study(wid, n_jobs)) is not None:
         return missing
     grid = [
         dict(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...multicluster import tla_scores
-from ..report import compare_value
+from ..verdicts import compare_value
 from .published import (
     FIG9_ATT,
     R2_ACTUAL_END,

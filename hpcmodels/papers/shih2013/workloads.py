@@ -14,8 +14,8 @@ what can be rebuilt here and says plainly what cannot:
   comparable (verdict ``reconstructed model``).
 * F1/F2 (Jann97): needs parameters fitted to the CTC SP2 1996 log; ``not run`` without it.
 
-A sweep's worker reads each workload once (:func:`_jobs`); a missing log is named
-(:func:`_missing`) rather than raised inside a sweep point.
+A sweep's worker reads each workload once (:func:`jobs_at_load`); a missing log is named
+(:func:`missing_log_of`) rather than raised inside a sweep point.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ...bounds import MAX_JOBS, MAX_SEED
+from ...bounds import MAX_JOBS, MAX_REPLICATES, MAX_SEED
 from ...errors import InvalidParameter, check_int
 from ...multicluster import Cluster
 from ...workloads.archive import LogNotAvailable, is_available, load_archive_log
@@ -35,11 +35,12 @@ from ...workloads.transforms import (
     split_wide_jobs,
     system_loading,
 )
-from ..report import compare_value, log_missing, not_run
+from ..ensemble import runtime_scale
+from ..verdicts import compare_value, log_missing, not_run
 from .published import ANL_LOG, CTC_LOG, DAS2_LOGS, LOADS, SDSC_LOG, TABLE3, Workload
 
 
-def _counts(n_jobs: object, seed: object) -> tuple[int | None, int]:
+def checked_counts(n_jobs: object, seed: object) -> tuple[int | None, int]:
     """``n_jobs`` as None or a whole number in [1, 10**8]
     (:data:`hpcmodels.bounds.MAX_JOBS`) and ``seed`` as one in [0, 2**63 - 1]: the
     counts every builder of this paper checks before it reads or draws a workload."""
@@ -55,7 +56,7 @@ def workload_jobs(wid: str, *, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFr
     ``n_jobs`` (the models' stream length) is a whole number in [1, 10**8] and ``seed``
     one in [0, 2**63 - 1] (:mod:`hpcmodels.bounds`), checked for every workload.
     """
-    n_jobs, seed = _counts(n_jobs, seed)
+    n_jobs, seed = checked_counts(n_jobs, seed)
     if n_jobs is None:
         raise InvalidParameter("n_jobs must be a whole number >= 1, got None")
     if wid in ("A1", "A2"):
@@ -146,7 +147,7 @@ def table3(*, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFrame:
     """Shih 2013 Table 3 as far as it can be rebuilt here: one comparison row per job
     count (logs) and per original SL, with ``not run`` rows naming missing logs.
     ``n_jobs`` and ``seed`` as :func:`workload_jobs` takes them."""
-    n_jobs, seed = _counts(n_jobs, seed)
+    n_jobs, seed = checked_counts(n_jobs, seed)
     if n_jobs is None:
         raise InvalidParameter("n_jobs must be a whole number >= 1, got None")
     rows = []
@@ -162,14 +163,14 @@ def table3(*, n_jobs: int = 50_000, seed: int = 0) -> pd.DataFrame:
     return frame
 
 
-def _load(name: str) -> float:
+def loading_of(name: str) -> float:
     """The system loading of a Section 4 load level, by name."""
     if name not in LOADS:
         raise InvalidParameter(f"unknown load {name!r}; choose one of {list(LOADS)}")
     return LOADS[name]
 
 
-def _spec(wid: str) -> Workload:
+def workload_spec(wid: str) -> Workload:
     """Table 3's row of workload ``wid``."""
     for w in TABLE3:
         if w.wid == wid:
@@ -181,21 +182,21 @@ def scaled_jobs(wid: str, load: float, *, n_jobs: int | None = None, seed: int =
     """Workload ``wid`` (first ``n_jobs`` jobs when given) with runtimes scaled to the
     system loading ``load`` on its Table 3 system (Eqs. 5-6, computed on the jobs used).
     ``n_jobs`` is None or a whole number in [1, 10**8], ``seed`` one in [0, 2**63 - 1]."""
-    n_jobs, seed = _counts(n_jobs, seed)
+    n_jobs, seed = checked_counts(n_jobs, seed)
     jobs = workload_jobs(wid, n_jobs=n_jobs or 50_000, seed=seed).reset_index(drop=True)
     if n_jobs is not None:
         jobs = jobs.iloc[:n_jobs]
-    scaled = scale_to_loading(jobs, _spec(wid).processors, load)
+    scaled = scale_to_loading(jobs, workload_spec(wid).processors, load)
     return pd.DataFrame(
         {"submit": scaled["submit"], "runtime": scaled["runtime"], "procs": processors(scaled)}
     )
 
 
 @lru_cache(maxsize=8)
-def _jobs(wid: str, load: str, n_jobs: int | None, seed: int) -> pd.DataFrame:
+def jobs_at_load(wid: str, load: str, n_jobs: int | None, seed: int) -> pd.DataFrame:
     """:func:`scaled_jobs` at a named load, kept per process: a sweep's worker reads each
     workload once for all its points (shared: do not modify)."""
-    return scaled_jobs(wid, _load(load), n_jobs=n_jobs, seed=seed)
+    return scaled_jobs(wid, loading_of(load), n_jobs=n_jobs, seed=seed)
 
 
 def _logs(wid: str) -> tuple[str, ...]:
@@ -203,7 +204,7 @@ def _logs(wid: str) -> tuple[str, ...]:
     return {"A": (SDSC_LOG,), "B": DAS2_LOGS, "C": (ANL_LOG,), "F": (CTC_LOG,)}.get(wid[0], ())
 
 
-def _missing(wid: str, n_jobs: int | None, seed: int) -> str | None:
+def missing_log_of(wid: str, n_jobs: int | None, seed: int) -> str | None:
     """Why workload ``wid`` cannot be built here (its missing log, named), or None. A
     present log is not read; an absent one is asked for as a run would (a download
     where allowed), once, here rather than in every sweep point."""
@@ -216,11 +217,11 @@ def _missing(wid: str, n_jobs: int | None, seed: int) -> str | None:
     return None
 
 
-def _missing_study(wid: str, n_jobs: int | None, seed: int = 0) -> pd.DataFrame | None:
+def missing_study(wid: str, n_jobs: int | None, seed: int = 0) -> pd.DataFrame | None:
     """An empty study frame whose ``attrs["missing"]`` says which log workload ``wid``
     lacks here, or None when it can be built: the studies return it instead of failing,
     and their rows functions turn it into ``not run`` rows."""
-    missing = _missing(wid, n_jobs, seed)
+    missing = missing_log_of(wid, n_jobs, seed)
     if missing is None:
         return None
     frame = pd.DataFrame()
@@ -228,5 +229,34 @@ def _missing_study(wid: str, n_jobs: int | None, seed: int = 0) -> pd.DataFrame 
     return frame
 
 
-def _system(wid: str) -> list[Cluster]:
-    return [Cluster(f"c{i}", p) for i, p in enumerate(_spec(wid).clusters)]
+def clusters_of(wid: str) -> list[Cluster]:
+    return [Cluster(f"c{i}", p) for i, p in enumerate(workload_spec(wid).clusters)]
+
+
+ENSEMBLE_VECTORS = 20
+"""Replicates per (workload, load, SH): issue 24 asks for at least 20 speed vectors per
+SH level where the paper averages 10; the first ten are the quick run's ten vectors."""
+ENSEMBLE_JOBS = {"D": 50_000, "E": 50_000, "F": 50_000}
+"""Jobs of the model workloads (Table 3); the traces (A, B, C) run whole."""
+
+
+def is_trace(wid: str) -> bool:
+    """Whether workload ``wid`` is a log (A-C), run whole at paper scale."""
+    return wid[0] not in ENSEMBLE_JOBS
+
+
+def replicate_jobs(wid: str, load: str, replicate: int) -> pd.DataFrame:
+    """The jobs of one paper-scale replicate (:mod:`hpcmodels.papers.ensemble`): a trace (A-C)
+    whole, scaled to ``load``, with every runtime multiplied by
+    :func:`~hpcmodels.papers.ensemble.runtime_scale` of ``replicate`` (1 for replicate 0); a
+    model (D-F) drawn with seed ``replicate`` (50,000 jobs), scaled to ``load``.
+    ``replicate`` is a whole number in [0, 10**6 - 1]
+    (:data:`hpcmodels.bounds.MAX_REPLICATES`)."""
+    workload_spec(wid)
+    loading_of(load)
+    replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
+    if not is_trace(wid):
+        return jobs_at_load(wid, load, ENSEMBLE_JOBS[wid[0]], replicate)
+    jobs = jobs_at_load(wid, load, None, 0).copy()
+    jobs["runtime"] = jobs["runtime"] * runtime_scale(replicate)
+    return jobs
