@@ -6,7 +6,7 @@ synthetic workload; for a trace-driven experiment a speed vector and a common
 ``1 +- 1e-4`` runtime scale (:func:`runtime_scale`). The same replicate index gives every
 method the same numbers, so two methods can be compared run by run.
 
-The rule, written once here and used by every paper (``README.md`` and
+The rule, written once here and used by every paper (``docs/scale.md`` and
 ``build/REPORT.md`` state it):
 
 * **A printed value** that is the mean of ``k`` runs of the paper (``k = 1`` for one

@@ -71,12 +71,27 @@ def test_staging_adds_how_to_open_live_and_a_report_page_per_paper(tmp_path):
     assert "make reproduce" in (stage(tmp_path / "src", tmp_path) / "report.md").read_text()
 
 
+def test_every_docs_page_is_in_the_sites_navigation():
+    """Issue 54: the README's speed figures, paper scale and usage moved to pages of
+    docs/. Staging copies every ``docs/*.md``, but a page that no toctree of the front
+    page lists is reached by no link (Sphinx only warns): each one is listed."""
+    index = (ROOT / "docs" / "site" / "index.md").read_text()
+    blocks = re.findall(r"```\{toctree\}(.*?)```", index, flags=re.S)
+    listed = {line.strip() for block in blocks for line in block.splitlines()}
+    pages = {path.stem for path in (ROOT / "docs").glob("*.md")}
+    assert {"performance", "scale", "readings", "architecture"} <= pages
+    assert not pages - listed, f"not in the site's navigation: {sorted(pages - listed)}"
+
+
 def _pages(site: Path) -> list[Path]:
     return [
         site / "index.html",
         site / "report.html",
         site / "readings.html",
         site / "architecture.html",
+        site / "performance.html",
+        site / "scale.html",
+        site / "using.html",
         *(site / "notebooks" / f"{n}.html" for n in NOTEBOOKS),
         *(site / "report" / f"{p}.html" for p in PAPERS),
     ]
