@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 export HPCMODELS_DATA ?= $(abspath ../shared/workloads)
 
-.PHONY: explorer-pictures serve reproduce test verify lab app site bench lint format clean
+.PHONY: explorer-pictures serve reproduce check test verify lab app site bench lint format clean
 # as root (containers), Jupyter needs to be told it may run
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOK ?= 03
@@ -41,6 +41,14 @@ test: $(STAMP) $(CHROMIUM)  ## lint, then unit, property, paper checks, nbval ov
 	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadfile $(addprefix --ignore=,$(BROWSER_TESTS)) || status=$$?; \
 	$(PY) -m pytest $(BROWSER_TESTS) || status=$$?; \
 	exit $$status
+
+# The edit-test loop: what make test runs outside a browser, less the notebooks (nbval, and
+# the tests marked `notebooks` that run whole notebooks or apps in other processes).
+check: $(STAMP)  ## lint and format check, then every test outside a browser and the notebooks (minutes)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadfile -m "not slow and not verify and not notebooks" \
+	  $(addprefix --ignore=,$(BROWSER_TESTS)) tests
 
 # The whole SDSC SP2 log against the independent EASY and conservative of
 # tests/backfill_reference.py (make test runs a 5,000-job slice at t = 3e7 s).

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from .errors import InvalidParameter, check_array, check_int, check_real
 
@@ -41,6 +40,8 @@ def t_interval(values, confidence: float = 0.95) -> tuple[float, float]:
         raise InvalidParameter("values must not be empty")
     if x.size < 2:
         return float(x.mean()), float("nan")
+    from scipy import stats  # scipy.stats on first use: importing the package stays light
+
     half = stats.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
     return float(x.mean()), float(half)
 

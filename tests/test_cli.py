@@ -49,6 +49,7 @@ def _git_status() -> str:
                           capture_output=True, text=True, check=True).stdout  # fmt: skip
 
 
+@pytest.mark.notebooks
 def test_every_notebook_runs_to_its_end_without_any_log(tmp_path):
     """End to end, no log and no network (issue 25): ``reproduce`` runs all six
     notebooks to their last cell and succeeds; the sections that need the SDSC, CTC, ANL

@@ -50,6 +50,7 @@ def git_status() -> str:
     return done.stdout
 
 
+@pytest.mark.notebooks
 @pytest.mark.parametrize("app", NUMBERS)
 def test_after_warming_a_fresh_process_opens_the_app_without_compiling(app):
     before = git_status()

@@ -17,6 +17,17 @@ bandwidth-aware meta-schedulers.
   Migration Only, Ideal, First-Fit, fixed penalty, A1, B1-B4) as one call per point.
 """
 
+from .experiment import (
+    SECTION4,
+    SECTION6,
+    SELECTION_READINGS,
+    STRATEGIES,
+    Setup,
+    batch_means_ci,
+    coallocation_penalty,
+    run_point,
+    workload,
+)
 from .model import (
     allot_bandwidth,
     link_demand,
@@ -28,30 +39,16 @@ from .model import (
 from .network import Network
 from .residual import Residual, advance_residuals, start_residual
 
-# the experiments bring scipy.stats (their batch means): load them on first use
-_EXPERIMENT = (
-    "Setup",
+__all__ = [
     "SECTION4",
     "SECTION6",
-    "STRATEGIES",
     "SELECTION_READINGS",
-    "workload",
-    "run_point",
-    "coallocation_penalty",
+    "STRATEGIES",
+    "Setup",
     "batch_means_ci",
-)
-
-
-def __getattr__(name: str):
-    if name in _EXPERIMENT:
-        from . import experiment
-
-        return getattr(experiment, name)
-    raise AttributeError(f"module 'hpcmodels.bandwidth' has no attribute {name!r}")
-
-
-__all__ = [
-    *_EXPERIMENT,
+    "coallocation_penalty",
+    "run_point",
+    "workload",
     "Network",
     "Residual",
     "advance_residuals",

@@ -48,7 +48,7 @@ import pandas as pd
 from ..bounds import MAX_REPLICATES
 from ..errors import InvalidParameter, InvalidType, check_array, check_bool, check_int, check_real
 from ..stats import t_interval
-from .verdicts import TOLERANCES, join_reasons
+from .verdicts import TOLERANCES, join_reasons, row
 
 __all__ = [
     "RESAMPLES",
@@ -177,8 +177,8 @@ def _table(table, name: str = "table") -> np.ndarray:
             f"{name} must be a non-empty 2-D table (replicates x columns), got shape {t.shape}"
         )
     if not np.all(np.isfinite(t)):
-        row = int(np.argmax(~np.all(np.isfinite(t), axis=1)))
-        raise InvalidParameter(f"{name} row {row} is not finite: every replicate must be finite")
+        bad = int(np.argmax(~np.all(np.isfinite(t), axis=1)))
+        raise InvalidParameter(f"{name} row {bad} is not finite: every replicate must be finite")
     return t
 
 
@@ -284,15 +284,15 @@ def _verdict(
             "differs",
             join_reasons(away, cause or "cause not identified", where, context),
         )
-    return dict(
-        item=item,
-        quantity=quantity,
-        kind=kind,
-        paper=p,
-        ours=s.mean,
-        diff=s.mean - p,
-        verdict=verdict,
-        reason=reason,
+    return row(
+        item,
+        quantity,
+        kind,
+        p,
+        s.mean,
+        s.mean - p,
+        verdict,
+        reason,
         mean=s.mean,
         ci=s.ci,
         low=s.low,
@@ -448,15 +448,15 @@ def paired_claim(
             "differs",
             join_reasons(f"reversed: {b_name} beats {a_name} on the paired runs", note),
         )
-    return dict(
-        item=item,
-        quantity=claim,
-        kind="claim",
-        paper=claim,
-        ours=ours,
-        diff=mean,
-        verdict=verdict,
-        reason=reason,
+    return row(
+        item,
+        claim,
+        "claim",
+        claim,
+        ours,
+        mean,
+        verdict,
+        reason,
         mean=mean,
         ci=half,
         low=float(d.min()),

@@ -52,6 +52,7 @@ __all__ = [
     "compare_claim",
     "claim",
     "join_reasons",
+    "row",
     "fmt_series",
     "not_run",
     "log_missing",
@@ -168,6 +169,24 @@ def _decimals(printed: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
+def row(
+    item: str, quantity: str, kind: str, paper, ours, diff, verdict: str, reason: str, **extra
+) -> dict:
+    """One report row, its columns in :data:`COLUMNS` order; ``extra`` columns (an
+    ensemble's mean, interval and range) follow them."""
+    return dict(
+        item=item,
+        quantity=quantity,
+        kind=kind,
+        paper=paper,
+        ours=ours,
+        diff=diff,
+        verdict=verdict,
+        reason=reason,
+        **extra,
+    )
+
+
 def join_reasons(*parts: str) -> str:
     """The non-empty ``parts`` of a row's reason, joined by semicolons."""
     return "; ".join(p for p in parts if p)
@@ -216,30 +235,12 @@ def compare_value(
         )
     else:
         verdict, reason = "differs", join_reasons(cause or "no reason recorded", context)
-    return dict(
-        item=item,
-        quantity=quantity,
-        kind=kind,
-        paper=p,
-        ours=ours,
-        diff=diff,
-        verdict=verdict,
-        reason=reason,
-    )
+    return row(item, quantity, kind, p, ours, diff, verdict, reason)
 
 
 def not_run(item: str, quantity: str, paper, missing: str, *, kind: str = "") -> dict:
     """An item that could not be computed here, naming what is missing."""
-    return dict(
-        item=item,
-        quantity=quantity,
-        kind=kind,
-        paper=paper,
-        ours=None,
-        diff=None,
-        verdict="not run",
-        reason=missing,
-    )
+    return row(item, quantity, kind, paper, None, None, "not run", missing)
 
 
 def log_missing(err: Exception) -> str:
@@ -301,16 +302,7 @@ def compare_claim(
         verdict, reason = "qualitative", note
     else:
         verdict, reason = "differs", join_reasons(cause or "the claim does not hold in ours", note)
-    return dict(
-        item=item,
-        quantity=quantity,
-        kind="claim",
-        paper=claim,
-        ours=ours,
-        diff=None,
-        verdict=verdict,
-        reason=reason,
-    )
+    return row(item, quantity, "claim", claim, ours, None, verdict, reason)
 
 
 def claim(item: str, text: str, holds, ours: str, *, cause: str = "", note: str = "") -> dict:
