@@ -50,30 +50,32 @@ def _git_status() -> str:
 
 
 @pytest.mark.notebooks
-def test_every_notebook_runs_to_its_end_without_any_log(tmp_path):
-    """End to end, no log and no network (issue 25): ``reproduce`` runs all six
-    notebooks to their last cell and succeeds; the sections that need the SDSC, CTC, ANL
-    or DAS-2 logs (notebooks 01 and 02) say ``not run`` naming the log and how to get it,
-    the report is written, and the checkout is left as it was: no committed figure is
-    rewritten with an empty one, nothing new appears."""
+def test_every_notebook_that_reads_a_log_runs_to_its_end_without_it(tmp_path):
+    """End to end, no log and no network (issue 25): ``reproduce`` runs the notebooks that
+    read a workload log (01, 02 and 06) to their last cell and succeeds; the sections that
+    need the SDSC, CTC, ANL or DAS-2 logs say ``not run`` naming the log and how to get
+    it, the report is written, and the checkout is left as it was: no committed figure is
+    rewritten with an empty one, nothing new appears. Notebooks 03, 04 and 05 read no log
+    (their models are synthetic: He's M/M/m streams, Jones's workload, the MDP), so without
+    logs they run as nbval runs them; issue 54 took them out of this test (about 150 s)."""
     empty = tmp_path / "data"
     empty.mkdir()
     env = dict(os.environ, HPCMODELS_DATA=str(empty), HPCMODELS_CACHE=str(tmp_path / "cache"),
                HPCMODELS_OFFLINE="1", HPCMODELS_BUILD=str(tmp_path / "build"))  # fmt: skip
     before = _git_status()
-    proc = subprocess.run([sys.executable, "-m", "hpcmodels", "reproduce", "-k", "python3"],
+    proc = subprocess.run([sys.executable, "-m", "hpcmodels", "reproduce", "01", "02", "06", "-k", "python3"],
                           cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=1800)  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " not run: " not in proc.stdout and "failed" not in proc.stdout  # every one ran
     executed = sorted((tmp_path / "build" / "notebooks").glob("*.ipynb"))
-    assert [p.name[:2] for p in executed] == ["01", "02", "03", "04", "05", "06"]
+    assert [p.name[:2] for p in executed] == ["01", "02", "06"]
     for path in executed:  # papermill marks a notebook that stopped in a cell
         assert '"ename"' not in path.read_text(), path.name
     report = (tmp_path / "build" / "REPORT.md").read_text()
     sections = [line for line in report.splitlines() if line.startswith("## ")]
-    # summary, tolerances, one per paper, across papers, changes to the stored results
-    assert len(sections) == 9, sections
+    # summary, tolerances, one per paper run, across papers, changes to the stored results
+    assert len(sections) == 7, sections
     for log in ("SDSC-SP2-1998-4.2-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"):
         assert f"log missing: {log} is not available locally; download it from" in report, log
     for item in ("Table 1", "Table 2", "Table 9", "Tables 5-9", "Table 4", "Fig. 7"):

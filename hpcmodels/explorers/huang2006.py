@@ -10,7 +10,7 @@ from IPython.display import display
 
 from ..errors import InvalidParameter, InvalidType, check_each, check_frame, check_int
 from ..multicluster import ALLOCATIONS, COALLOCATIONS, SELECTIONS, simulate
-from ..multicluster.system import cluster_list
+from ..multicluster.system import as_system
 from ..papers import huang2006
 from ..papers.verdicts import missing_of
 from ..plots import wait_cdf
@@ -87,7 +87,7 @@ def printed_for(
     them."""
     if not isinstance(name, str):
         raise InvalidType(f"name must be the configuration's label (text), got {name!r:.80}")
-    clusters = cluster_list(clusters)
+    clusters = as_system(clusters)
     out = []
     for cell in huang2006.printed_cells(
         clusters, selection, allocation, coallocation, load_factor, slowdown
@@ -148,7 +148,7 @@ def policy_explorer(jobs, clusters, *, load_factor: float = 1.0, slowdown: float
     columns = ["submit", "runtime", "procs"]
     if check_frame("jobs", jobs, columns, numeric=columns).empty:
         raise InvalidParameter("jobs is empty: no job to schedule")
-    clusters = cluster_list(clusters)
+    clusters = as_system(clusters)
     base = jobs[["submit", "runtime", "procs"]]
     lf = slider(
         w.FloatSlider,

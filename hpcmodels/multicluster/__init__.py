@@ -114,7 +114,7 @@ from .engine import ALLOCATIONS, COALLOCATIONS, SELECTIONS, Result, build_state,
 from .lookahead import RunningJob, Score, TLAOptions, WaitingJob, tla_scores
 from .rates import RATE_MODELS, TIME_RTOL, base_rate, predicted_end, running_jobs, set_rate
 from .state import State
-from .system import Cluster
+from .system import Cluster, System, as_system
 
 __all__ = [
     "ALLOCATIONS",
@@ -124,7 +124,9 @@ __all__ = [
     "Result",
     "RunningJob",
     "Score",
+    "System",
     "TLAOptions",
+    "as_system",
     "WaitingJob",
     "SELECTIONS",
     "State",

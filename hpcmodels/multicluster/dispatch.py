@@ -47,7 +47,7 @@ from ..errors import InvalidParameter, check_array, check_choice, check_frame, c
 from ..queueing import ort_allocation, weighted_allocation
 from .engine import Result, simulate
 from .metrics import compute_metrics
-from .system import cluster_arrays, cluster_list
+from .system import as_system
 
 DISPATCH_ORDERS = ("random", "round_robin")
 FRACTION_RULES = ("ort", "weighted", "equal")
@@ -67,7 +67,8 @@ def queueing_fractions(jobs: pd.DataFrame, clusters, rule: str) -> np.ndarray:
     * ``"equal"``: ``1 / m`` each (plain round robin or uniform random)."""
     rule = check_choice("rule", rule, FRACTION_RULES)
     check_frame("jobs", jobs, ["submit", "runtime", "procs"])
-    cap, speed = cluster_arrays(cluster_list(clusters))
+    system = as_system(clusters)
+    cap, speed = system.procs, system.speeds
     if rule == "equal":
         return np.full(cap.size, 1.0 / cap.size)
     work = jobs["procs"].to_numpy(float) * jobs["runtime"].to_numpy(float)
@@ -142,7 +143,7 @@ def dispatch(
     check_frame("jobs", jobs, ["submit", "procs"])
     order = check_choice("order", order, DISPATCH_ORDERS)
     seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
-    cap, _ = cluster_arrays(cluster_list(clusters))
+    cap = as_system(clusters).procs
     alpha = check_array("fractions", fractions, ndim=1, at_least=0)
     if alpha.shape != cap.shape:
         raise InvalidParameter(
@@ -176,8 +177,8 @@ def simulate_dispatched(jobs: pd.DataFrame, clusters, selection: str = "fcfs") -
     joined in input order. The metrics are the engine's (:mod:`.metrics`) over all jobs
     and all clusters (the queue length summed over the clusters' queues)."""
     check_frame("jobs", jobs, ["submit", "runtime", "procs", "origin"])
-    clusters = cluster_list(clusters)
-    cap, _ = cluster_arrays(clusters)
+    system = as_system(clusters)
+    cap = system.procs
     origin = jobs["origin"].to_numpy()
     if len(jobs) == 0:
         raise InvalidParameter("empty workload: jobs has no rows")
@@ -193,7 +194,7 @@ def simulate_dispatched(jobs: pd.DataFrame, clusters, selection: str = "fcfs") -
     queue_area = 0.0
     counters = {"events": 0, "sessions": 0}
     rows = np.arange(len(jobs))
-    for c, cluster in enumerate(clusters):
+    for c, cluster in enumerate(system):
         mine = rows[origin == c]
         if mine.size == 0:
             continue
@@ -212,4 +213,4 @@ def simulate_dispatched(jobs: pd.DataFrame, clusters, selection: str = "fcfs") -
         (jobs["procs"].to_numpy(np.int64), (rows, origin.astype(np.int64))),
         shape=(len(jobs), cap.size),
     )
-    return Result(out, metrics, clusters, allocation, counters)
+    return Result(out, metrics, list(system), allocation, counters)

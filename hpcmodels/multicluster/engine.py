@@ -86,7 +86,7 @@ from .state import (
 from .state import (
     QUEUE_KEEPS as KEEPS_SLOT,
 )
-from .system import MAX_PROCS, Cluster, cluster_arrays, cluster_list
+from .system import MAX_PROCS, Cluster, System, as_system
 
 __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "run"]
 
@@ -442,7 +442,7 @@ def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
 
 def simulate(
     jobs: pd.DataFrame,
-    clusters: Iterable[Cluster],
+    clusters: Iterable[Cluster] | System,
     selection: str = "fcfs",
     allocation: str = "first_fit",
     *,
@@ -479,7 +479,7 @@ def simulate(
     jobs' progress rates (see :mod:`hpcmodels.multicluster.rates`). ``debug=True``
     asserts the engine's invariants as it runs.
 
-    ``clusters`` may be any iterable of :class:`.Cluster` (read once; ``Result.clusters``
+    ``clusters`` may be a :class:`.System` or any iterable of :class:`.Cluster` (read once; ``Result.clusters``
     lists them); ``seed`` is a whole number in [0, 2**63 - 1] (``2.0`` is read as 2). ``jobs`` must be
     a DataFrame (a list or dict is refused, not converted) whose columns are numbers,
     not bools or strings: ``submit``, ``runtime`` and ``estimate`` finite and >= 0,
@@ -544,7 +544,7 @@ def prepare_run(
 ) -> _Run | Result:
     """:func:`simulate`'s checks and its fresh state (a :class:`Result` when every job
     is left out)."""
-    clusters = cluster_list(clusters)
+    system = as_system(clusters)
     seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     drop_too_wide, debug = check_bool("drop_too_wide", drop_too_wide), check_bool("debug", debug)
     sel = _code(selection, SELECTIONS, "selection")
@@ -577,7 +577,7 @@ def prepare_run(
             raise InvalidParameter("a dynamic network is a rate model: do not pass rate_model too")
         rate_code = BANDWIDTH
     _check_applies(coallocation, coal, allocation, alloc, slowdown, tla, network)
-    cap, speed = cluster_arrays(clusters)
+    cap, speed = system.procs, system.speeds
     data = _as_jobs(jobs)
     _check_time_axis(jobs, data, slowdown, speed, rate_code, params)
     if "origin" in data and np.any(data["origin"] >= cap.size):
@@ -628,9 +628,9 @@ def prepare_run(
         metrics = {key: float("nan") for key in _metric_names()}
         metrics.update(jobs=0, dropped=int(too_wide.sum()))
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
-        return Result(out, metrics, clusters, empty)
+        return Result(out, metrics, list(system), empty)
     state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network)
-    return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), clusters)
+    return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), list(system))
 
 
 def _refuse_first(bad: np.ndarray, message: Callable[[int], str]) -> None:

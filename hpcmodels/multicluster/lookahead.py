@@ -59,7 +59,7 @@ from .state import (
     TLA_POLICY,
     TLA_TWO_FIT,
 )
-from .system import MAX_PROCS, cluster_arrays, cluster_list
+from .system import MAX_PROCS, as_system
 from .tla_branch import ATT, SCORE_RTOL, branch_cost, branch_scratch, release_heap, simulate_branch
 from .tla_scoring import score_clusters, score_with_memo
 
@@ -334,9 +334,8 @@ def tla_scores(
     (:class:`~hpcmodels.errors.InvalidType` for a wrong container) naming the argument.
     """
     options = TLAOptions(depth=depth, policy=policy)
-    clusters = cluster_list(clusters)
-    cap, speed = cluster_arrays(clusters)
-    names = [c.name for c in clusters]
+    system = as_system(clusters)
+    cap, speed, names = system.procs, system.speeds, system.names
     now = _number(now, "now", low=-np.inf)
     free = cap.astype(np.int64).copy()
     running = _snapshot(running, "running", RunningJob)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,7 +10,7 @@ import numpy as np
 from ..bounds import MAX_PROCS
 from ..errors import InvalidParameter, InvalidType, check_int, check_real
 
-__all__ = ["Cluster", "cluster_arrays", "cluster_list", "MAX_PROCS"]
+__all__ = ["Cluster", "System", "as_system", "MAX_PROCS"]
 
 
 @dataclass(frozen=True)
@@ -38,16 +38,47 @@ class Cluster:
         object.__setattr__(self, "speed", check_real(where + "speed", self.speed, above=0))
 
 
-def cluster_list(clusters: Iterable[Cluster]) -> list[Cluster]:
-    """``clusters`` (any iterable, read once: a generator is fine) as a non-empty list of
-    :class:`Cluster` objects with distinct names and at most ``2**53`` processors in all.
+@dataclass(frozen=True, eq=False)
+class System:
+    """A system of clusters as every model takes it: the clusters, checked once at the
+    public entry (:func:`as_system`), with their processor counts (int64) and speeds
+    (float64) as arrays in cluster order (the models read them, never write them). It iterates over its clusters, so it
+    goes wherever a list of clusters does, and is handed down as it is: no function
+    below the entry converts or checks the clusters again."""
 
-    Two clusters of the same name are an :class:`~hpcmodels.errors.InvalidParameter`
-    naming it: results keyed by name (:func:`.lookahead.tla_scores`) would silently keep
-    one of them."""
+    clusters: tuple[Cluster, ...]
+    procs: np.ndarray
+    speeds: np.ndarray
+
+    @property
+    def names(self) -> list[str]:
+        """The clusters' names, in order (distinct)."""
+        return [c.name for c in self.clusters]
+
+    def __len__(self) -> int:
+        return len(self.clusters)
+
+    def __iter__(self) -> Iterator[Cluster]:
+        return iter(self.clusters)
+
+    def __getitem__(self, index: int) -> Cluster:
+        return self.clusters[index]
+
+
+def as_system(clusters: Iterable[Cluster] | System) -> System:
+    """``clusters`` as a :class:`System`: a System as it is; else any iterable of
+    :class:`Cluster` objects (read once: a generator is fine), non-empty, with distinct
+    names and at most ``2**53`` processors in all.
+
+    A wrong container or element is an :class:`~hpcmodels.errors.InvalidType`; no
+    cluster, or two clusters of the same name, an
+    :class:`~hpcmodels.errors.InvalidParameter` naming it: results keyed by name
+    (:func:`.lookahead.tla_scores`) would silently keep one of them."""
+    if isinstance(clusters, System):
+        return clusters
     if isinstance(clusters, Cluster | str | bytes | dict) or not isinstance(clusters, Iterable):
         raise InvalidType(f"clusters must be a list of Cluster objects, got {clusters!r:.80}")
-    clusters = list(clusters)
+    clusters = tuple(clusters)
     if not clusters:
         raise InvalidParameter("need at least one cluster")
     for c in clusters:
@@ -64,13 +95,6 @@ def cluster_list(clusters: Iterable[Cluster]) -> list[Cluster]:
     total = sum(c.procs for c in clusters)
     if total > MAX_PROCS:
         raise InvalidParameter(f"{total} processors in all clusters: at most 2**53 are supported")
-    return clusters
-
-
-def cluster_arrays(clusters: Iterable[Cluster]) -> tuple[np.ndarray, np.ndarray]:
-    """Processor counts (int64) and speeds (float64) of a non-empty cluster list."""
-    clusters = cluster_list(clusters)
-    return (
-        np.array([c.procs for c in clusters], np.int64),
-        np.array([c.speed for c in clusters], float),
-    )
+    procs = np.array([c.procs for c in clusters], np.int64)
+    speeds = np.array([c.speed for c in clusters], float)
+    return System(clusters, procs, speeds)

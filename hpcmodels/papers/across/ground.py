@@ -31,7 +31,7 @@ import pandas as pd
 
 from ...bounds import MAX_JOBS, MAX_REPLICATES
 from ...errors import check_choice, check_each, check_int, check_real
-from ...multicluster import Cluster
+from ...multicluster import Cluster, System, as_system
 from ...workloads.transforms import scale_to_loading, speed_vectors
 from ..ensemble import runtime_scale
 from ..shih2013.published import LOADS
@@ -56,18 +56,19 @@ def available_workloads(workloads=tuple(WORKLOADS)) -> tuple[list[str], dict[str
     return [w for w in names if w not in missing], missing
 
 
-def ground_clusters(sh: float, replicate: int) -> list[Cluster]:
+def ground_clusters(sh: float, replicate: int) -> System:
     """The five clusters with speed vector ``replicate`` of heterogeneity ``sh`` (Shih's
     Eqs. 3-4, drawn from seed 0: the same vectors for every workload and load); all
     speeds 1 at ``sh = 0``. ``replicate`` is a whole number in [0, 10**6 - 1]
     (:data:`hpcmodels.bounds.MAX_REPLICATES`: vector ``r`` is drawn after the ``r``
-    before it)."""
+    before it), checked once (:func:`~hpcmodels.multicluster.as_system`) and handed down
+    as it is."""
     sh = check_real("sh", sh, at_least=0)
     replicate = check_int("replicate", replicate, minimum=0, maximum=MAX_REPLICATES - 1)
     speeds = speed_vectors(SIZES, sh, replicate + 1, seed=SPEED_SEED)[replicate]
-    return [
+    return as_system(
         Cluster(f"c{i}", p, float(s)) for i, (p, s) in enumerate(zip(SIZES, speeds, strict=True))
-    ]
+    )
 
 
 @lru_cache(maxsize=16)

@@ -31,7 +31,7 @@ import pandas as pd
 from ...bandwidth import SECTION6
 from ...bounds import MAX_SEED
 from ...errors import InvalidParameter, check_choice, check_int, check_real
-from ...multicluster import simulate
+from ...multicluster import as_system, simulate
 from ...multicluster.dispatch import dispatch, queueing_fractions, simulate_dispatched
 from ...multicluster.network import Network
 
@@ -169,6 +169,7 @@ def run_method(
     (a dispatcher's includes computing its fractions). ``seed`` is a whole number in
     [0, 2**63 - 1]."""
     method = METHODS[check_choice("method", name, list(METHODS))]
+    clusters = as_system(clusters)  # checked once, for every call below
     policy = SELECTIONS[check_choice("selection", selection, list(SELECTIONS))]
     seed = check_int("seed", seed, minimum=0, maximum=MAX_SEED)
     slowdown = check_real("slowdown", slowdown, at_least=1)

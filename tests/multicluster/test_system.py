@@ -1,0 +1,78 @@
+"""One form for a system of clusters (issue 54): :func:`as_system` checks and converts the
+clusters once, at the public entry, and every function below takes the :class:`System`
+as it is."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hpcmodels.errors import InvalidParameter, InvalidType
+from hpcmodels.multicluster import Cluster, as_system, simulate, tla_scores
+from hpcmodels.multicluster.dispatch import dispatch, queueing_fractions, simulate_dispatched
+from hpcmodels.multicluster.lookahead import RunningJob, WaitingJob
+from hpcmodels.papers.across.methods import run_method
+
+CLUSTERS = [Cluster("a", 4, 1.0), Cluster("b", 8, 2.0), Cluster("c", 2, 0.5)]
+JOBS = pd.DataFrame(
+    {
+        "submit": np.arange(12, dtype=float) * 3.0,
+        "runtime": np.linspace(5.0, 40.0, 12),
+        "procs": np.array([1, 2, 4, 1, 2, 1, 3, 2, 1, 4, 2, 1], np.int64),
+    }
+)
+
+
+def test_a_system_holds_the_clusters_names_sizes_and_speeds_in_order():
+    system = as_system(c for c in CLUSTERS)  # a generator, read once
+    assert system.clusters == tuple(CLUSTERS) and list(system) == CLUSTERS
+    assert system.names == ["a", "b", "c"] and len(system) == 3 and system[1] == CLUSTERS[1]
+    assert system.procs.dtype == np.int64 and system.procs.tolist() == [4, 8, 2]
+    assert system.speeds.dtype == np.float64 and system.speeds.tolist() == [1.0, 2.0, 0.5]
+    assert as_system(system) is system  # handed down as it is, not converted again
+
+
+@pytest.mark.parametrize(
+    "clusters, error, match",
+    [
+        (CLUSTERS[0], InvalidType, "clusters must be a list"),
+        ("ab", InvalidType, "clusters must be a list"),
+        ({"a": 4}, InvalidType, "clusters must be a list"),
+        (4, InvalidType, "clusters must be a list"),
+        (None, InvalidType, "clusters must be a list"),
+        ([], InvalidParameter, "at least one cluster"),
+        (iter(()), InvalidParameter, "at least one cluster"),
+        ([CLUSTERS[0], ("b", 8)], InvalidType, "Cluster objects"),
+        ([CLUSTERS[0], Cluster("a", 2)], InvalidParameter, "both named 'a'"),
+        ([Cluster("x", 2**52), Cluster("y", 2**52 + 1)], InvalidParameter, "at most 2\\*\\*53"),
+    ],
+)
+def test_bad_clusters_are_refused_naming_the_problem(clusters, error, match):
+    with pytest.raises(error, match=match):
+        as_system(clusters)
+
+
+def test_every_entry_gives_the_same_result_for_a_system_as_for_its_list():
+    system = as_system(CLUSTERS)
+    a, b = simulate(JOBS, CLUSTERS, "easy", "best_fit"), simulate(JOBS, system, "easy", "best_fit")
+    pd.testing.assert_frame_equal(a.jobs, b.jobs)
+    assert a.metrics == b.metrics and a.clusters == b.clusters == CLUSTERS
+    fractions = queueing_fractions(JOBS, CLUSTERS, "ort")
+    assert np.array_equal(fractions, queueing_fractions(JOBS, system, "ort"))
+    sent = dispatch(JOBS, CLUSTERS, fractions, "random", seed=3)
+    pd.testing.assert_frame_equal(sent, dispatch(JOBS, system, fractions, "random", seed=3))
+    served = simulate_dispatched(sent, system)
+    assert served.metrics == simulate_dispatched(sent, CLUSTERS).metrics
+    assert served.clusters == CLUSTERS
+    running, waiting = [RunningJob(1, 4, 10.0)], [WaitingJob(2, 0.0, 5.0), WaitingJob(4, 0.0, 8.0)]
+    assert tla_scores(system, running, waiting) == tla_scores(CLUSTERS, running, waiting)
+
+
+@pytest.mark.parametrize("method", ["ORT, round robin", "Random", "Best Fit"])
+def test_a_method_reads_clusters_given_once_as_a_generator(method):
+    """``run_method`` hands the clusters to several functions; before they were one value,
+    a generator was used up by the first (the dispatchers' fractions) and the second
+    refused it: 'need at least one cluster'."""
+    listed = run_method(method, JOBS, CLUSTERS, seed=1)
+    once = run_method(method, JOBS, (c for c in CLUSTERS), seed=1)
+    listed.pop("seconds_per_job"), once.pop("seconds_per_job")
+    assert once == listed
