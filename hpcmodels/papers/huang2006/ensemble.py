@@ -16,16 +16,11 @@ from .published import (
     METHODS,
     OTHER_ALLOCATIONS,
     POLICIES,
+    PRINTED_TABLES,
     READING_NOTES,
     READINGS,
     SINGLE_CLUSTER,
     SLOWDOWNS,
-    TABLE2,
-    TABLE3,
-    TABLE5,
-    TABLE6,
-    TABLE7,
-    TABLE8,
     TABLE9,
 )
 from .rows import cell_cause, ratio_check, ratio_note
@@ -34,14 +29,6 @@ from .workload import other_input_of
 
 ENSEMBLE_REPLICATES = 20
 """Replicates of every table cell at paper scale (the whole log each time)."""
-_TABLES = {  # item -> (metric, published table, row label)
-    "Table 2": ("mean_wait", TABLE2, "load factor"),
-    "Table 3": ("mean_waiting_ratio", TABLE3, "load factor"),
-    "Table 5": ("mean_wait", TABLE5, "slowdown"),
-    "Table 6": ("mean_waiting_ratio", TABLE6, "slowdown"),
-    "Table 7": ("mean_wait", TABLE7, "slowdown"),
-    "Table 8": ("mean_waiting_ratio", TABLE8, "slowdown"),
-}
 
 
 def ensemble_key(item: str, label: str, row: float, column: str) -> str:
@@ -131,7 +118,7 @@ def _ensemble_tables(store: pd.DataFrame):
     """Per table: the published frame, our mean per cell and each cell's replicates."""
     from ..store import values
 
-    tables = dict(_TABLES)
+    tables = dict(PRINTED_TABLES)
     tables["Table 9"] = (None, TABLE9, "slowdown")
     for item, (_, paper, label) in tables.items():
         columns = list(paper.columns) + [c for c in READINGS if item in ("Table 5", "Table 6")]

@@ -17,14 +17,9 @@ from .published import (
     HEURISTICS,
     OUR_METHODS,
     POLICIES,
+    PRINTED_TABLES,
     READING_NOTES,
     READINGS,
-    TABLE2,
-    TABLE3,
-    TABLE5,
-    TABLE6,
-    TABLE7,
-    TABLE8,
     TABLE9,
     TOTAL_JOBS,
 )
@@ -176,12 +171,10 @@ def table_rows(
 
 def _load_tables(by_load: pd.DataFrame):
     """Tables 2-3 as :func:`table_rows` takes them."""
-    for item, metric, paper in (
-        ("Table 2", "mean_wait", TABLE2),
-        ("Table 3", "mean_waiting_ratio", TABLE3),
-    ):
+    for item in ("Table 2", "Table 3"):
+        metric, paper, label = PRINTED_TABLES[item]
         ours = pivot(by_load, metric, list(POLICIES))
-        yield dict(item=item, paper=paper.loc[ours.index], ours=ours, label="load factor")
+        yield dict(item=item, paper=paper.loc[ours.index], ours=ours, label=label)
 
 
 def _slowdown_tables(by_slowdown: pd.DataFrame):
@@ -193,27 +186,23 @@ def _slowdown_tables(by_slowdown: pd.DataFrame):
         "Random Fit": f"mean of {int(runs.min()) if len(runs) else 0} "
         "seeds, 95 % CI from their spread",
     }
-    for item, metric, paper in (
-        ("Table 5", "mean_wait", TABLE5),
-        ("Table 6", "mean_waiting_ratio", TABLE6),
-    ):
+    for item in ("Table 5", "Table 6"):
+        metric, paper, label = PRINTED_TABLES[item]
         ours = pivot(by_slowdown, metric, OUR_METHODS)
         ci = pivot(by_slowdown, f"{metric}_ci", OUR_METHODS)
         yield dict(
             item=item,
             paper=paper.loc[ours.index],
             ours=ours,
-            label="slowdown",
+            label=label,
             ci=ci,
             readings=READINGS,
             notes=notes,
         )
-    for item, metric, paper in (
-        ("Table 7", "mean_wait", TABLE7),
-        ("Table 8", "mean_waiting_ratio", TABLE8),
-    ):
+    for item in ("Table 7", "Table 8"):
+        metric, paper, label = PRINTED_TABLES[item]
         ours = pivot(by_slowdown, metric, list(HEURISTICS))
-        yield dict(item=item, paper=paper.loc[ours.index], ours=ours, label="slowdown")
+        yield dict(item=item, paper=paper.loc[ours.index], ours=ours, label=label)
     t9 = table9_frame(by_slowdown)
     yield dict(item="Table 9", paper=TABLE9.loc[t9.index], ours=t9, label="slowdown")
 
