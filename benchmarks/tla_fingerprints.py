@@ -33,14 +33,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from hpcmodels.multicluster import (
-    Cluster,
-    RunningJob,
-    TLAOptions,
-    WaitingJob,
-    simulate,
-    tla_scores,
-)
+from hpcmodels.multicluster import Cluster, RunningJob, TLAOptions, WaitingJob, simulate, tla_scores
 
 DEPTHS = (1, 2, 5, 20, None)
 METRICS = ("att", "bounded_slowdown")
