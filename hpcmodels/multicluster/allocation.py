@@ -89,42 +89,39 @@ def _median_fit(policy, free, speed, p, allowed):
     return cands[np.argsort(keys)[middle]]
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def pick_at(policy, free, off, speed, p, allowed, u):
     """:func:`pick` for every policy but median fit, with the ``m = speed.size``
     clusters' free processors at ``free[off:off + m]`` (TLA's lock step keeps its
-    branches' side by side in one array). It allocates nothing, calls nothing and has
-    one exit, so it is inlined where it is called at no cost in numba's reference
-    counts (TLA's simulation calls it at each step)."""
+    branches' side by side in one array). TLA's simulation calls it at each step, so it
+    allocates nothing, calls nothing and reads every array in its last loop: numba then
+    counts no references in it (an array that dies on one path only would cost two
+    atomic operations a call)."""
     n = speed.size
     best = -1
+    target = -1
     if policy == RANDOM_FIT:
         k = 0
         for c in range(n):
             if free[off + c] >= p and allowed[c]:
                 k += 1
         target = min(int(u * k), k - 1)  # the target-th candidate in index order
-        for c in range(n):
-            if k > 0 and free[off + c] >= p and allowed[c]:
-                if target == 0:
-                    best = c
-                    break
-                target -= 1
-    else:
-        for c in range(n):
-            f = free[off + c]
-            if f < p or not allowed[c]:
-                continue
-            if best < 0:
+    for c in range(n):
+        f = free[off + c]
+        if f < p or not allowed[c]:
+            continue
+        if policy == RANDOM_FIT:
+            if target == 0:
                 best = c
-                if policy == FIRST_FIT:
-                    break
-            elif policy == BEST_FIT and f < free[off + best]:
-                best = c
-            elif policy == WORST_FIT and f > free[off + best]:
-                best = c
-            elif policy == FASTEST_FIRST and speed[c] > speed[best]:
-                best = c
+            target -= 1
+        elif best < 0:
+            best = c  # first fit keeps it
+        elif policy == BEST_FIT and f < free[off + best]:
+            best = c
+        elif policy == WORST_FIT and f > free[off + best]:
+            best = c
+        elif policy == FASTEST_FIRST and speed[c] > speed[best]:
+            best = c
     return best
 
 

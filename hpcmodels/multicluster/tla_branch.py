@@ -48,9 +48,11 @@ class Snapshot(NamedTuple):
     t: float
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _mix(x):
-    """splitmix64's finalizer: a bijection of uint64 that scatters every input bit."""
+    """splitmix64's finalizer: a bijection of uint64 that scatters every input bit.
+    Inlined: :func:`uniform` takes an array, and a kernel that takes arrays and calls
+    another pays numba's reference counts at each call (see :mod:`.heap`)."""
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .allocation import BEST_FIT, FASTEST_FIRST, RANDOM_FIT, WORST_FIT, pick_at
+from .allocation import BEST_FIT, FASTEST_FIRST, FIRST_FIT, RANDOM_FIT, WORST_FIT, pick_at
 from .heap import release_heapify, release_pop, release_push
 from .rates import TIME_RTOL
 from .tla_branch import KEY_MASK, KEY_SHIFT, beats, branch_cost, release_hash, release_key, uniform
@@ -202,6 +202,7 @@ def _score_lockstep(cands, snap, policy, metric, rng, out, totals, wait, memo_f,
         hk[base : base + n_rel] = snap.releases[1][:n_rel]
         free[b * m : b * m + m] = snap.free
     hashed = nb > 1 or memo_i.shape[1] > 1  # only merges and the memo read the hashes
+    fits = FIRST_FIT if policy == RANDOM_FIT else policy  # whether the job fits, or where
     h0 = np.uint64(0)
     for i in range(n_rel if hashed else 0):
         h0 += release_hash(bits[i], hk[i])
@@ -274,7 +275,7 @@ def _score_lockstep(cands, snap, policy, metric, rng, out, totals, wait, memo_f,
                         if hashed:
                             hs -= release_hash(bits[base], key)
                         sz = release_pop(ht, hk, base, sz)
-                    c = pick_at(policy, free, off, speed, p, allowed, 0.0)
+                    c = pick_at(fits, free, off, speed, p, allowed, 0.0)
                     if c >= 0 or sz == 0:
                         break
                     nw = ht[base]
