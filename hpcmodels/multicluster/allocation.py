@@ -63,43 +63,62 @@ def pick(policy, free, speed, p, allowed, u):
     Chang 2006 (Section 3) say "the site with the median number of available processors"
     without saying which of two middle sites. Nothing is allocated except for median fit
     (a sort of the candidates)."""
+    if policy == MEDIAN_FIT or policy == MEDIAN_FIT_UPPER:
+        return _median_fit(policy, free, speed, p, allowed)
+    return pick_at(policy, free, 0, speed, p, allowed, u)
+
+
+@numba.njit(cache=True)
+def _median_fit(policy, free, speed, p, allowed):
     n = free.size
-    if policy == MEDIAN_FIT or policy == MEDIAN_FIT_UPPER or policy == RANDOM_FIT:
+    k = 0
+    for c in range(n):
+        if allowed[c] and free[c] >= p:
+            k += 1
+    if k == 0:
+        return -1
+    cands = np.empty(k, np.int64)
+    keys = np.empty(k)
+    i = 0
+    for c in range(n):
+        if allowed[c] and free[c] >= p:
+            cands[i] = c
+            keys[i] = free[c] * (n + 1.0) + c  # (free, index) order
+            i += 1
+    middle = k // 2 if policy == MEDIAN_FIT_UPPER else (k - 1) // 2
+    return cands[np.argsort(keys)[middle]]
+
+
+@numba.njit(cache=True)
+def pick_at(policy, free, off, speed, p, allowed, u):
+    """:func:`pick` for every policy but median fit, with the ``m = speed.size``
+    clusters' free processors at ``free[off:off + m]`` (TLA's lock step keeps its
+    branches' side by side in one array). TLA's simulation calls it at each step, so it
+    allocates nothing, calls nothing and reads every array in its last loop: numba then
+    counts no references in it (an array that dies on one path only would cost two
+    atomic operations a call)."""
+    n = speed.size
+    best = -1
+    target = -1
+    if policy == RANDOM_FIT:
         k = 0
         for c in range(n):
-            if allowed[c] and free[c] >= p:
+            if free[off + c] >= p and allowed[c]:
                 k += 1
-        if k == 0:
-            return -1
-        if policy == RANDOM_FIT:
-            target = min(int(u * k), k - 1)  # the target-th candidate in index order
-        else:
-            cands = np.empty(k, np.int64)
-            keys = np.empty(k)
-            i = 0
-            for c in range(n):
-                if allowed[c] and free[c] >= p:
-                    cands[i] = c
-                    keys[i] = free[c] * (n + 1.0) + c  # (free, index) order
-                    i += 1
-            middle = k // 2 if policy == MEDIAN_FIT_UPPER else (k - 1) // 2
-            return cands[np.argsort(keys)[middle]]
-        for c in range(n):
-            if allowed[c] and free[c] >= p:
-                if target == 0:
-                    return c
-                target -= 1
-    best = -1
+        target = min(int(u * k), k - 1)  # the target-th candidate in index order
     for c in range(n):
-        if not allowed[c] or free[c] < p:
+        f = free[off + c]
+        if f < p or not allowed[c]:
             continue
-        if best < 0:
+        if policy == RANDOM_FIT:
+            if target == 0:
+                best = c
+            target -= 1
+        elif best < 0:
+            best = c  # first fit keeps it
+        elif policy == BEST_FIT and f < free[off + best]:
             best = c
-            if policy == FIRST_FIT:
-                return c
-        elif policy == BEST_FIT and free[c] < free[best]:
-            best = c
-        elif policy == WORST_FIT and free[c] > free[best]:
+        elif policy == WORST_FIT and f > free[off + best]:
             best = c
         elif policy == FASTEST_FIRST and speed[c] > speed[best]:
             best = c

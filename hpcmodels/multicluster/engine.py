@@ -87,6 +87,7 @@ from .state import (
     QUEUE_KEEPS as KEEPS_SLOT,
 )
 from .system import MAX_PROCS, Cluster, System, as_system
+from .tla_branch import MAX_TLA_PROCS
 
 __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "run"]
 
@@ -483,8 +484,9 @@ def simulate(
     lists them); ``seed`` is a whole number in [0, 2**63 - 1] (``2.0`` is read as 2). ``jobs`` must be
     a DataFrame (a list or dict is refused, not converted) whose columns are numbers,
     not bools or strings: ``submit``, ``runtime`` and ``estimate`` finite and >= 0,
-    ``procs`` whole numbers in [1, 2**53] (``4.0`` is read as 4), ``origin`` whole numbers
-    >= 0; every job's end must stay finite. ``slowdown`` is a finite number >= 1;
+    ``procs`` whole numbers in [1, 2**53] (``4.0`` is read as 4; at most 2**43 - 1 with
+    ``allocation="tla"``, whose look-ahead packs a job's processors and cluster in 64
+    bits), ``origin`` whole numbers >= 0; every job's end must stay finite. ``slowdown`` is a finite number >= 1;
     ``drop_too_wide`` and ``debug`` are bools; ``rate_model`` is None or a ``(name,
     params)`` tuple or list, ``("crowding", [jobs, factor])`` with a whole number of jobs
     >= 0 and a factor in (0, 1]; ``tla`` a :class:`.TLAOptions`, ``network`` a
@@ -617,6 +619,14 @@ def prepare_run(
             f"{int(too_wide.sum())} job(s) wider than {where} ({limit} processors), "
             f"e.g. job {jobs.index[i]!r} with {data['procs'][i]} processors; "
             "pass drop_too_wide=True to leave them out"
+        )
+    if alloc == TLA:  # the look-ahead packs a release's processors and cluster in 64 bits
+        _refuse_first(
+            (data["procs"] > MAX_TLA_PROCS) & ~too_wide,
+            lambda i: (
+                f"job {jobs.index[i]!r} has {data['procs'][i]} processors: allocation "
+                f"'tla' takes at most 2**43 - 1 per job"
+            ),
         )
     keep = ~too_wide
     kept = data if keep.all() else {k: v[keep] for k, v in data.items()}

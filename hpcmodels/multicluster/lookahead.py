@@ -28,8 +28,10 @@ With selections other than ``fcfs`` the simulation still runs the waiting jobs f
 come first served in the selection's queue order (the target first): it assumes no
 backfilling ahead.
 
-One branch is simulated in :mod:`.tla_branch`, the candidates scored (with the exact
-shortcuts and their cost) in :mod:`.tla_scoring`; AI2 lives in :mod:`.ai2`.
+A branch's terms (its input, cost and state hash) are in :mod:`.tla_branch`; the branches
+are simulated (one alone, or every candidate in lock step with the exact shortcuts and
+their cost) and scored in :mod:`.tla_scoring`, on the release heap of :mod:`.heap`; AI2
+lives in :mod:`.ai2`.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ import numpy as np
 from ..equality import ByValue
 from ..errors import InvalidParameter, InvalidType, check_int, check_real
 from .allocation import ALLOCATIONS, FASTEST_FIRST, pick
+from .heap import release_heap
 from .rates import predicted_end, tolerance
 from .segtree import ANY, seg_first_le
 from .state import (
@@ -59,9 +62,17 @@ from .state import (
     TLA_POLICY,
     TLA_TWO_FIT,
 )
-from .system import MAX_PROCS, as_system
-from .tla_branch import ATT, SCORE_RTOL, branch_cost, branch_scratch, release_heap, simulate_branch
-from .tla_scoring import score_clusters, score_with_memo
+from .system import as_system
+from .tla_branch import (
+    ATT,
+    MAX_TLA_PROCS,
+    SCORE_RTOL,
+    Snapshot,
+    beats,
+    branch_cost,
+    release_key,
+)
+from .tla_scoring import score_clusters, score_with_memo, simulate_branch
 
 __all__ = [
     "TLAOptions",
@@ -71,9 +82,11 @@ __all__ = [
     "RunningJob",
     "WaitingJob",
     "Score",
+    "Snapshot",
     "tla_scores",
     "simulate_branch",
     "release_heap",
+    "release_key",
     "score_clusters",
     "score_with_memo",
     "tla_place",
@@ -127,9 +140,10 @@ class TLAOptions:
 
 @numba.njit(cache=True)
 def _gather(state, j, t, depth):
-    """The look-ahead's inputs at ``t``: the running jobs' releases (predicted end,
-    cluster, procs) as a heap with room for the simulated jobs, and the waiting jobs in
-    queue order with ``j`` first (at most ``depth``; 0: all)."""
+    """The look-ahead's input at ``t`` (a :class:`.tla_branch.Snapshot`): the running
+    jobs' releases (predicted end, cluster, procs) as a heap with room for the simulated
+    jobs, and the waiting jobs in queue order with ``j`` first (at most ``depth``; 0:
+    all); and those jobs' indices."""
     n_rel = state.ctr[RLEN]
     limit = min(depth, state.ctr[QLEN]) if depth > 0 else state.ctr[QLEN]
     wait = np.empty(limit, np.int64)
@@ -146,9 +160,11 @@ def _gather(state, j, t, depth):
     running = state.heap[:n_rel]
     for k in range(n_rel):
         rel_time[k] = predicted_end(state, running[k], t)
-    heap0 = release_heap(rel_time, state.clus[running], state.procs[running], n_rel + q)
     wait = wait[:q]
-    return heap0, n_rel, state.procs[wait], state.submit[wait], state.estimate[wait], wait
+    rel_key = release_key(state.clus[running], state.procs[running])
+    releases = release_heap(rel_time, rel_key, n_rel + q)
+    procs, submit, estimate = state.procs[wait], state.submit[wait], state.estimate[wait]
+    return Snapshot(state.speed, state.free, releases, n_rel, procs, submit, estimate, t), wait
 
 
 @numba.njit(cache=True)
@@ -166,7 +182,7 @@ def _shallow(speed, free, p, submit, estimate, t, allowed, metric):
             continue
         run = estimate / speed[c]
         score = branch_cost(metric, t + run - submit, run) / 1
-        if best < 0 or score < best_score - SCORE_RTOL * abs(best_score):
+        if best < 0 or beats(score, best_score):
             best, best_score = c, score
     return best
 
@@ -203,34 +219,27 @@ def tla_place(state, j, t, allowed):
         state.ctr[TLA_TWO_FIT] += 1
     if fits < 2 or state.ctr[QLEN] < 2:  # no choice, or nothing else waits: fastest first
         return _fastest(state, p, allowed)
-    heap0, n_rel, wprocs, wsubmit, west, wait = _gather(state, j, t, state.cfg[TLA_DEPTH])
+    snap, wait = _gather(state, j, t, state.cfg[TLA_DEPTH])
     n_wait = wait.size
     scores = np.empty(m)
     plan_clus = np.empty(n_wait, np.int64)
     plan_start = np.empty(n_wait)
     policy, metric = state.cfg[TLA_POLICY], state.cfg[TLA_METRIC]
     best = score_with_memo(
-        state.speed,
-        state.free,
-        heap0,
-        n_rel,
-        wprocs,
-        wsubmit,
-        west,
-        n_wait,
-        t,
+        snap,
         allowed,
         policy,
         metric,
         state.rng,
         scores,
-        plan_clus,
-        plan_start,
+        (plan_clus, plan_start),
         wait,
         state.memo_f,
         state.memo_i,
     )
-    shallow = _shallow(state.speed, state.free, wprocs[0], wsubmit[0], west[0], t, allowed, metric)
+    shallow = _shallow(
+        state.speed, state.free, p, snap.submit[0], snap.estimate[0], t, allowed, metric
+    )
     state.ctr[TLA_ACTIVATIONS] += 1
     if _tells_apart(scores, best):
         state.ctr[TLA_DISTINCT] += 1
@@ -277,10 +286,11 @@ class Score(ByValue):
 
 
 def _number(value, what: str, *, whole: bool = False, low: float = 0.0) -> float:
-    """A finite number >= ``low`` (a whole one in [``low``, 2**53] with ``whole``); bools,
-    strings, None, NaN and inf are an InvalidParameter naming ``what``."""
+    """A finite number >= ``low`` (with ``whole``, a whole one in [``low``, 2**43 - 1]:
+    a processor count, :data:`.tla_branch.MAX_TLA_PROCS`); bools, strings, None, NaN and
+    inf are an InvalidParameter naming ``what``."""
     if whole:
-        return float(check_int(what, value, minimum=int(low), maximum=MAX_PROCS))
+        return float(check_int(what, value, minimum=int(low), maximum=MAX_TLA_PROCS))
     return check_real(what, value, at_least=None if low == -np.inf else low)
 
 
@@ -325,8 +335,10 @@ def tla_scores(
     Accepted: any iterable of clusters (a generator is read once); ``running`` and
     ``waiting`` as any iterables of the named tuples or of plain tuples/lists of their
     fields (``(cluster, procs, end)``, ``(procs, submit, estimate)``). Processor counts
-    are whole numbers in [1, 2**53], times finite numbers (``now``, ``submit``, ``end``
-    any sign; ``estimate`` >= 0); bools and strings are refused. Cluster names must be
+    are whole numbers in [1, 2**43 - 1] (the look-ahead packs a release's processors and
+    cluster in 64 bits: :data:`.tla_branch.MAX_TLA_PROCS`), times finite numbers
+    (``now``, ``submit``, ``end`` any sign; ``estimate`` >= 0); bools and strings are
+    refused. Cluster names must be
     distinct (the result is keyed by name). A waiting job's ``submit`` must not be after
     ``now`` (the snapshot is taken at ``now``; its turnaround would come out negative); a
     running job's ``end`` before ``now`` counts as ``now``. Only the first ``depth``
@@ -347,8 +359,7 @@ def tla_scores(
         len(waiting) if options.depth is None else min(options.depth, len(waiting)),
     )
     rel_time = np.empty(n_rel)
-    rel_procs = np.empty(n_rel, np.int64)
-    rel_clus = np.empty(n_rel, np.int64)
+    rel_key = np.empty(n_rel, np.int64)
     for k, job in enumerate(running):
         c = job.cluster
         if isinstance(c, str):
@@ -366,7 +377,7 @@ def tla_scores(
             raise InvalidParameter(
                 f"running jobs hold more than cluster {names[c]!r}'s {cap[c]} processors"
             )
-        rel_time[k], rel_procs[k], rel_clus[k] = max(end, now), p, c
+        rel_time[k], rel_key[k] = max(end, now), release_key(c, p)
     wprocs = np.empty(n_wait, np.int64)
     wsubmit, west = np.empty(n_wait), np.empty(n_wait)
     for k, job in enumerate(waiting[:n_wait]):
@@ -384,31 +395,13 @@ def tla_scores(
             )
     _, _, policy_code, metric_code = options.codes()
     rng = np.zeros(1, np.uint64)
-    heap0 = release_heap(rel_time, rel_clus, rel_procs, n_rel + n_wait)
-    scratch = branch_scratch(cap.size, n_rel + n_wait)
+    releases = release_heap(rel_time, rel_key, n_rel + n_wait)
+    snap = Snapshot(speed, free, releases, n_rel, wprocs, wsubmit, west, now)
     out = {}
     for c in range(cap.size):
         if free[c] < wprocs[0]:
             continue
         clus, start, cost = np.empty(n_wait, np.int64), np.empty(n_wait), np.empty(n_wait)
-        att = simulate_branch(
-            c,
-            speed,
-            free,
-            heap0,
-            n_rel,
-            wprocs,
-            wsubmit,
-            west,
-            n_wait,
-            now,
-            policy_code,
-            metric_code,
-            rng,
-            scratch,
-            clus,
-            start,
-            cost,
-        )
+        att = simulate_branch(c, snap, policy_code, metric_code, rng, (clus, start, cost))
         out[names[c]] = Score(float(att), cost.tolist(), [names[i] for i in clus], start.tolist())
     return out

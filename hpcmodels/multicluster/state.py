@@ -4,7 +4,7 @@ Everything a simulation knows at an instant lives in one :class:`State`, so that
 can read the running jobs, the queue and the estimates. The look-ahead allocations
 (:mod:`.lookahead`) never copy it: TLA gathers the running jobs' predicted ends and the
 waiting queue from it into plain arrays and simulates the rest of the queue on those,
-one branch per candidate cluster (:func:`.tla_branch.simulate_branch`, or every branch
+one branch per candidate cluster (:func:`.tla_scoring.simulate_branch`, or every branch
 in lock step; Shih 2013, Section 3.2), and AI2 replays the session on a copy of the free
 processors; of the state they write only their counters, ``plan``, ``rng`` and the memo
 (below). The record is a numba ``StructRef`` (mutable, passed to kernels

@@ -1,162 +1,98 @@
-"""One look-ahead branch of TLA (Shih et al. 2013, Section 3.2, Fig. 3), on plain arrays.
+"""The terms of a look-ahead branch of TLA (Shih et al. 2013, Section 3.2, Fig. 3).
 
 A branch sim-allocates the target on one candidate cluster, then simulates the next waiting
 jobs first come first served, each placed by the simulation policy when some cluster has
-its processors free (:func:`simulate_branch`); the releases pending are a heap of (time,
-cluster, processors) (:func:`release_heap`). The score is the jobs' mean cost (:func:`branch_cost`:
-turnaround, Eq. 2, or bounded slowdown). :mod:`.tla_scoring` scores every candidate;
-:mod:`.lookahead` places jobs with it.
+its processors free. Here: the look-ahead's input (:class:`Snapshot`: the releases
+pending, a release heap of times and keys, :mod:`.heap`, each key a release's cluster
+and processors packed by :func:`release_key`, and the waiting jobs); a simulated job's
+cost (:func:`branch_cost`: turnaround, Eq. 2, or bounded slowdown; the score is the
+jobs' mean) and the rule by which a score beats another (:func:`beats`); the order-free
+hash of a branch's pending releases (:func:`release_hash`); and random fit's stream
+(:func:`uniform`). The branches are simulated, alone or every candidate in lock step,
+by :mod:`.tla_scoring`; :mod:`.lookahead` places jobs with the scores.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
-from .allocation import RANDOM_FIT, pick
 from .metrics import BOUNDED_SLOWDOWN_TAU
-from .rates import TIME_RTOL
 
 ATT, BSLD = range(2)  # metric codes, in the order of lookahead.METRICS
 SCORE_RTOL = 1e-9
 """A cluster's score beats the best so far only when lower by more than this, relative."""
+KEY_SHIFT = 20  # a release's cluster and processors packed as ``procs << 20 | cluster``
+KEY_MASK = (1 << KEY_SHIFT) - 1
+MAX_TLA_PROCS = (1 << (63 - KEY_SHIFT)) - 1
+"""Most processors a job may hold under TLA (2**43 - 1): its release key must fit in an
+int64 (clusters take the low 20 bits, :data:`~hpcmodels.bounds.MAX_CLUSTERS` < 2**20)."""
+
+
+class Snapshot(NamedTuple):
+    """The look-ahead's input at time ``t`` (Fig. 3): the clusters' ``speed`` and ``free``
+    processors; the ``n_rel`` pending releases of the running jobs as a release heap
+    ``releases = (time, key)`` (keys by :func:`release_key`) with room for one release
+    per waiting job (:func:`.heap.release_heap`); the waiting jobs' ``procs``, ``submit``
+    and ``estimate`` (at speed 1) in queue order, the target first."""
+
+    speed: np.ndarray
+    free: np.ndarray
+    releases: tuple[np.ndarray, np.ndarray]
+    n_rel: int
+    procs: np.ndarray
+    submit: np.ndarray
+    estimate: np.ndarray
+    t: float
+
+
+@numba.njit(cache=True, inline="always")
+def _mix(x):
+    """splitmix64's finalizer: a bijection of uint64 that scatters every input bit.
+    Inlined: :func:`uniform` takes an array, and a kernel that takes arrays and calls
+    another pays numba's reference counts at each call (see :mod:`.heap`)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
 @numba.njit(cache=True)
-def _uniform(rng):
-    """Next uniform in [0, 1) of the splitmix64 stream whose state is ``rng[0]``."""
+def uniform(rng):
+    """Next uniform in [0, 1) of the splitmix64 stream whose state is ``rng[0]``: random
+    fit's draws inside the simulation."""
     z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
     rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return float(_mix(z) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(cache=True)
+def release_key(c, p):
+    """The release heap's key of ``p`` processors coming back to cluster ``c``:
+    ``p << KEY_SHIFT | c`` (``p`` <= :data:`MAX_TLA_PROCS`); ``key & KEY_MASK`` is the
+    cluster, ``key >> KEY_SHIFT`` the processors."""
+    return p << KEY_SHIFT | c
+
+
+@numba.njit(cache=True)
+def release_hash(time_bits, key):
+    """Hash of one release: its time's bits and its key. A branch's state is hashed as
+    the sum of its pending releases' hashes (order-free, kept as releases come and go)."""
+    return _mix(time_bits ^ _mix(np.uint64(key) + np.uint64(0x9E3779B97F4A7C15)))
 
 
 @numba.njit(cache=True)
 def branch_cost(metric, tt, run):
+    """A simulated job's cost: its turnaround ``tt`` (ATT, Eq. 2) or its bounded slowdown
+    ``max(tt / max(run, 10 s), 1)``."""
     if metric == BSLD:
         return max(tt / max(run, BOUNDED_SLOWDOWN_TAU), 1.0)
     return tt
 
 
 @numba.njit(cache=True)
-def _sift_down(ht, hc, hp, i, size):
-    t, c, p = ht[i], hc[i], hp[i]
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and ht[child + 1] < ht[child]:
-            child += 1
-        if ht[child] >= t:
-            break
-        ht[i], hc[i], hp[i] = ht[child], hc[child], hp[child]
-        i = child
-    ht[i], hc[i], hp[i] = t, c, p
-
-
-@numba.njit(cache=True)
-def _push(ht, hc, hp, size, t, c, p):
-    """Add a release of ``p`` processors on ``c`` at ``t`` to the min-heap ``ht[:size]``
-    (``hc``, ``hp`` move along); return the new size."""
-    i = size
-    while i > 0:
-        parent = (i - 1) // 2
-        if ht[parent] <= t:
-            break
-        ht[i], hc[i], hp[i] = ht[parent], hc[parent], hp[parent]
-        i = parent
-    ht[i], hc[i], hp[i] = t, c, p
-    return size + 1
-
-
-@numba.njit(cache=True)
-def release_heap(rel_time, rel_clus, rel_procs, room):
-    """The releases as a min-heap by time (arrays of ``room`` >= their number)."""
-    n = rel_time.size
-    ht, hc, hp = np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64)
-    ht[:n], hc[:n], hp[:n] = rel_time, rel_clus, rel_procs
-    for i in range(n // 2 - 1, -1, -1):
-        _sift_down(ht, hc, hp, i, n)
-    return ht, hc, hp
-
-
-@numba.njit(cache=True)
-def simulate_branch(
-    c0,
-    speed,
-    free0,
-    heap0,
-    n_rel,
-    wprocs,
-    wsubmit,
-    west,
-    n_wait,
-    t,
-    policy,
-    metric,
-    rng,
-    scratch,
-    out_clus,
-    out_start,
-    out_cost,
-):
-    """Fig. 3 for target ``0`` on cluster ``c0``: the mean cost of the ``n_wait`` waiting
-    jobs (``wprocs``, ``wsubmit``, ``west`` in queue order, the target first) replayed
-    first come first served from ``t``, processors coming back at the ``n_rel``
-    releases of ``heap0`` (:func:`release_heap`). ``scratch`` = (heap arrays of room
-    ``n_rel + n_wait``, free processors), overwritten. Writes each simulated job's
-    cluster, start and cost into ``out_*``; returns inf if some job fits no cluster."""
-    ht, hc, hp, free, allowed = scratch
-    free[:] = free0
-    ht[:n_rel], hc[:n_rel], hp[:n_rel] = heap0[0][:n_rel], heap0[1][:n_rel], heap0[2][:n_rel]
-    size = n_rel
-    now = t
-    total = 0.0
-    for k in range(n_wait):
-        p = wprocs[k]
-        if k == 0:
-            c = c0
-        else:
-            while True:
-                limit = now + TIME_RTOL * max(abs(now), 1.0)  # rates.tolerance, inlined
-                while size > 0 and ht[0] <= limit:
-                    free[hc[0]] += hp[0]
-                    size -= 1
-                    if size > 0:
-                        ht[0], hc[0], hp[0] = ht[size], hc[size], hp[size]
-                        _sift_down(ht, hc, hp, 0, size)
-                widest = free[0]  # a plain loop: free.max() costs twice the whole step
-                for i in range(1, free.size):
-                    widest = max(widest, free[i])
-                if widest >= p:
-                    break
-                if size == 0:
-                    return np.inf
-                now = ht[0]
-            if policy == RANDOM_FIT:
-                c = pick(policy, free, speed, p, allowed, _uniform(rng))
-            else:
-                c = pick(policy, free, speed, p, allowed, 0.0)
-        run = west[k] / speed[c]
-        free[c] -= p
-        size = _push(ht, hc, hp, size, now + run, c, p)
-        out_clus[k] = c
-        out_start[k] = now
-        cost = branch_cost(metric, now + run - wsubmit[k], run)
-        out_cost[k] = cost
-        total += cost
-    return total / n_wait
-
-
-@numba.njit(cache=True)
-def branch_scratch(m, room):
-    """Scratch arrays of :func:`simulate_branch`."""
-    return (
-        np.empty(room),
-        np.empty(room, np.int64),
-        np.empty(room, np.int64),
-        np.empty(m, np.int64),
-        np.ones(m, np.bool_),
-    )
+def beats(score, best):
+    """Whether ``score`` beats the best score so far, ``best``: lower by more than
+    :data:`SCORE_RTOL` relative (so exact ties go to the lowest cluster index)."""
+    return score < best - SCORE_RTOL * abs(best)

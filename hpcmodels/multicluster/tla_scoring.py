@@ -1,10 +1,14 @@
-"""TLA's scores for every candidate cluster (Shih et al. 2013, Section 3.2), with exact
-shortcuts.
+"""TLA's look-ahead branches, simulated and scored for every candidate cluster (Shih et
+al. 2013, Section 3.2, Fig. 3), with exact shortcuts.
+
+One simulation step is written once, in :func:`_score_lockstep`, which runs every
+candidate's branch in lock step; :func:`simulate_branch` runs one branch alone with it.
 
 Cost of one decision (``q`` jobs simulated, ``r`` running, ``m`` clusters, ``b <= m``
-candidate clusters). One *step* (a simulated job: releases taken back from a heap, a
-choice over the ``m`` clusters, its release pushed) costs O(log(q + r) + m); scoring the
-``b`` branches from scratch takes ``b q`` steps: O(b (q + r) log(q + r) + b q m). (The
+candidate clusters). One *step* (a simulated job: releases taken back from the branch's
+release heap, :mod:`.heap`, a choice over the ``m`` clusters, its release pushed) costs
+O(log(q + r) + m); scoring the ``b`` branches from scratch takes ``b q`` steps:
+O(b (q + r) log(q + r) + b q m). (The
 paper's bound is O(q m log m + r m), with its linked-list event queue of O(r)
 insertion.) Two exact shortcuts skip most steps, each justified where it is coded
 (:func:`_score_lockstep`): the branches run in lock step and a branch whose state (time,
@@ -22,8 +26,8 @@ and summing costs, gathering the queue, keeping the memo). Measured on A1 at hig
 4,773, ``b`` = 3.1 on average, ``r`` = 43): 27.7 M steps simulated instead of 143 M
 (0.61 per waiting job instead of 3.1), about 70 ns each, and about 0.1 ms per decision
 in all; the run takes about 3 s instead of 16 s. Random fit inside the simulation draws
-from one stream branch after branch, so its branches are simulated one by one, as
-before.
+from one stream branch after branch, so its branches are simulated one by one
+(:func:`simulate_branch`: the same step, one candidate at a time).
 """
 
 from __future__ import annotations
@@ -31,66 +35,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .allocation import BEST_FIT, FASTEST_FIRST, WORST_FIT
+from .allocation import BEST_FIT, FASTEST_FIRST, FIRST_FIT, RANDOM_FIT, WORST_FIT, pick_at
+from .heap import release_heapify, release_pop, release_push
 from .rates import TIME_RTOL
-from .tla_branch import (
-    SCORE_RTOL,
-    branch_cost,
-    branch_scratch,
-    simulate_branch,
-)
+from .tla_branch import KEY_MASK, KEY_SHIFT, beats, branch_cost, release_hash, release_key, uniform
 
-KEY_SHIFT = 20  # a release's cluster and processors packed as ``procs << 20 | cluster``
-KEY_MASK = (1 << KEY_SHIFT) - 1
-
-
-@numba.njit(cache=True)
-def _mix(x):
-    """splitmix64's finalizer: a bijection of uint64 that scatters every input bit."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@numba.njit(cache=True)
-def _release_hash(time_bits, key):
-    """Hash of one release (its time's bits and its packed cluster and processors)."""
-    return _mix(time_bits ^ _mix(np.uint64(key) + np.uint64(0x9E3779B97F4A7C15)))
-
-
-@numba.njit(cache=True)
-def _push_flat(ht, hk, base, size, t, key):
-    """Add release ``(t, key)`` to the min-heap ``ht[base:base + size]``; return where
-    it went (relative to ``base``)."""
-    i = size
-    while i > 0:
-        parent = (i - 1) // 2
-        if ht[base + parent] <= t:
-            break
-        ht[base + i], hk[base + i] = ht[base + parent], hk[base + parent]
-        i = parent
-    ht[base + i], hk[base + i] = t, key
-    return i
-
-
-@numba.njit(cache=True)
-def _pick_flat(policy, free, off, m, speed, p):
-    """:func:`.allocation.pick` for fastest first, best fit and worst fit (every cluster
-    allowed) on ``free[off:off + m]``: the same candidate, -1 if none fits."""
-    best = -1
-    for c in range(m):
-        f = free[off + c]
-        if f < p:
-            continue
-        if best < 0:
-            best = c
-        elif policy == BEST_FIT and f < free[off + best]:
-            best = c
-        elif policy == WORST_FIT and f > free[off + best]:
-            best = c
-        elif policy == FASTEST_FIRST and speed[c] > speed[best]:
-            best = c
-    return best
+__all__ = ["simulate_branch", "score_clusters", "score_with_memo"]
 
 
 @numba.njit(cache=True)
@@ -123,11 +73,9 @@ def _same_state(ht, hk, free, a, b, size, room, m):
     for c in range(m):
         if free[a * m + c] != free[b * m + c]:
             return False
+    lo, hi = a * room, b * room
     return _same_releases(
-        ht[a * room : a * room + size],
-        hk[a * room : a * room + size],
-        ht[b * room : b * room + size],
-        hk[b * room : b * room + size],
+        ht[lo : lo + size], hk[lo : lo + size], ht[hi : hi + size], hk[hi : hi + size]
     )
 
 
@@ -185,53 +133,34 @@ def _equals_memo(memo_f, memo_i, k, ht, hk, free, b, size, room, m):
     for c in range(m):
         if f[c] != free[b * m + c]:
             return False
-    return _same_releases(
-        tt[:size], kk[:size], ht[b * room : b * room + size], hk[b * room : b * room + size]
-    )
+    lo = b * room
+    return _same_releases(tt[:size], kk[:size], ht[lo : lo + size], hk[lo : lo + size])
 
 
 @numba.njit(cache=True)
-def _sift_flat(ht, hk, base, i, size):
-    """Sift entry ``i`` of the min-heap ``ht[base:base + size]`` down."""
-    t, key = ht[base + i], hk[base + i]
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and ht[base + child + 1] < ht[base + child]:
-            child += 1
-        if ht[base + child] >= t:
-            break
-        ht[base + i], hk[base + i] = ht[base + child], hk[base + child]
-        i = child
-    ht[base + i], hk[base + i] = t, key
+def _from_memo(out, b, memo_f, memo_i, k1, lo, hi):
+    """Branch ``b``'s jobs ``lo .. hi - 1`` taken from the memo's jobs ``k1 + lo ..``."""
+    out_clus, out_start, out_cost, out_hash = out
+    mhash = memo_i[M_HASH].view(np.uint64)
+    for i in range(lo, hi):
+        out_clus[b, i] = memo_i[M_KEY, k1 + i] & KEY_MASK
+        out_start[b, i] = memo_f[M_START, k1 + i]
+        out_cost[b, i] = memo_f[M_COST, k1 + i]
+        out_hash[b, i] = mhash[k1 + i]
 
 
 @numba.njit(cache=True)
-def _score_lockstep(
-    cands,
-    speed,
-    free0,
-    heap0,
-    n_rel,
-    wprocs,
-    wsubmit,
-    west,
-    n_wait,
-    t,
-    policy,
-    metric,
-    out_clus,
-    out_start,
-    out_cost,
-    out_hash,
-    totals,
-    wait,
-    memo_f,
-    memo_i,
-):
-    """:func:`simulate_branch` for every candidate cluster ``cands[b]`` at once, step by
-    step, for the deterministic simulation policies (fastest first, best and worst fit).
+def _score_lockstep(cands, snap, policy, metric, rng, out, totals, wait, memo_f, memo_i):
+    """Fig. 3's branch for every candidate cluster ``cands[b]`` of the snapshot ``snap``
+    at once, step by step: the only place where TLA's simulation takes processors back,
+    places a job and moves to the next release (:func:`simulate_branch` is this with
+    one candidate). The branches' release heaps lie side by side in one pair of arrays
+    (branch ``b``'s from ``b * (n_rel + n_wait)``, :mod:`.heap`; keys by
+    :func:`.tla_branch.release_key`), their free processors likewise (from ``b * m``).
+    The step is written out here, not called, so that numba counts no references at
+    each step (see :mod:`.heap`). Random fit draws from
+    ``rng`` at each placement, so its branches are simulated one at a time (one
+    candidate per call), in the order the draws were always taken.
 
     After each simulated job the branches' states are compared: a branch's future
     depends only on the time reached, its free processors and the multiset of its
@@ -252,45 +181,40 @@ def _score_lockstep(
     memo's jobs end (the jobs that arrived since), the memo's state is rebuilt and
     simulated on.
 
-    Each branch's total is summed job by job in queue order, as :func:`simulate_branch`
-    sums it: the same floating-point result. ``out_*[b, k]`` receive branch ``b``'s job
-    ``k`` (``out_hash``: the state's hash after it); ``totals[b]`` its summed cost (inf
-    if some job fits no cluster). Returns the number of branches that merged (into
-    another branch or the memo)."""
-    nb, m = cands.size, free0.size
+    Each branch's total is summed job by job in queue order, as a branch simulated alone
+    sums it: the same floating-point result.
+    ``out = (clus, start, cost, hash)``: ``out[.][b, k]`` receive branch ``b``'s job
+    ``k`` (``hash``: the state's hash after it); ``totals[b]`` its summed cost (inf if
+    some job fits no cluster). Returns the number of branches that merged (into another
+    branch or the memo)."""
+    out_clus, out_start, out_cost, out_hash = out
+    speed, procs, submit, estimate = snap.speed, snap.procs, snap.submit, snap.estimate
+    nb, m, n_rel, n_wait = cands.size, speed.size, snap.n_rel, procs.size
     room = n_rel + n_wait
     ht = np.empty(nb * room)
     hk = np.empty(nb * room, np.int64)
-    hbits = ht.view(np.uint64)
+    bits = ht.view(np.uint64)
+    allowed = np.ones(m, np.bool_)  # inside the simulation every cluster is allowed
     free = np.empty(nb * m, np.int64)
-    size = np.empty(nb, np.int64)
-    now = np.full(nb, t)
-    hsh = np.zeros(nb, np.uint64)
+    for b in range(nb):
+        base = b * room
+        ht[base : base + n_rel] = snap.releases[0][:n_rel]
+        hk[base : base + n_rel] = snap.releases[1][:n_rel]
+        free[b * m : b * m + m] = snap.free
+    hashed = nb > 1 or memo_i.shape[1] > 1  # only merges and the memo read the hashes
+    fits = FIRST_FIT if policy == RANDOM_FIT else policy  # whether the job fits, or where
+    h0 = np.uint64(0)
+    for i in range(n_rel if hashed else 0):
+        h0 += release_hash(bits[i], hk[i])
+    size = np.full(nb, n_rel, np.int64)
+    now = np.full(nb, snap.t)
+    hsh = np.empty(nb, np.uint64)
+    hsh[:] = h0
     rep = np.full(nb, -1, np.int64)  # the branch this one merged into (-1: none)
     merged_at = np.full(nb, -1, np.int64)  # jobs after this step are the rep's
     on_memo = np.full(nb, -1, np.int64)  # the step after which it follows the memo
     failed = np.zeros(nb, np.bool_)
-    h0 = np.uint64(0)
-    for i in range(n_rel):
-        key = heap0[2][i] << KEY_SHIFT | heap0[1][i]
-        ht[i], hk[i] = heap0[0][i], key
-        h0 += _release_hash(hbits[i], key)
-    keys0 = hk[:n_rel].copy()
-    p0 = wprocs[0]
-    for b in range(nb):
-        base, c = b * room, cands[b]
-        if b > 0:
-            ht[base : base + n_rel] = heap0[0][:n_rel]
-            hk[base : base + n_rel] = keys0
-        free[b * m : b * m + m] = free0
-        run = west[0] / speed[c]
-        free[b * m + c] -= p0
-        key = p0 << KEY_SHIFT | c
-        i = _push_flat(ht, hk, base, n_rel, t + run, key)
-        size[b] = n_rel + 1
-        hsh[b] = h0 + _release_hash(hbits[base + i], key)
-        out_clus[b, 0], out_start[b, 0], out_hash[b, 0] = c, t, hsh[b]
-        out_cost[b, 0] = branch_cost(metric, t + run - wsubmit[0], run)
+    simulated = np.ones(nb, np.bool_)  # neither merged, failed nor on the memo
     # the memo's position of the target, and how many jobs follow it in the same order
     k1, span = -1, 0
     if memo_i.shape[1] > 1 and wait.size == n_wait:
@@ -304,95 +228,89 @@ def _score_lockstep(
                 span += 1
     mhash = memo_i[M_HASH].view(np.uint64)
     pending = 0  # branches following the memo
-    live = nb
+    live = nb  # branches simulated
     k = 0
     while k < n_wait:
-        if k > 0:
-            if k == span and pending > 0:  # the memo ends here: rebuild its state, go on
-                kk = k1 + span - 1
-                n_memo = memo_i[M_META, 1] + kk + 1
-                tt, tk = np.empty(n_memo), np.empty(n_memo, np.int64)
-                sz = _memo_releases(memo_f, memo_i, kk, tt, tk)
-                first = -1
-                for b in range(nb):
-                    if on_memo[b] < 0:
-                        continue
-                    for i in range(on_memo[b] + 1, span):
-                        out_clus[b, i] = memo_i[M_KEY, k1 + i] & KEY_MASK
-                        out_start[b, i] = memo_f[M_START, k1 + i]
-                        out_cost[b, i] = memo_f[M_COST, k1 + i]
-                        out_hash[b, i] = mhash[k1 + i]
-                    on_memo[b] = -1
-                    if first < 0:
-                        first = b
-                    else:
-                        rep[b], merged_at[b] = first, span - 1
-                base = first * room
-                ht[base : base + sz], hk[base : base + sz] = tt[:sz], tk[:sz]
-                for i in range(sz // 2 - 1, -1, -1):
-                    _sift_flat(ht, hk, base, i, sz)
-                f = np.empty(m, np.int64)
-                _memo_free(memo_i, tk, sz, m, f)
-                free[first * m : first * m + m] = f
-                size[first], now[first], hsh[first] = sz, memo_f[M_START, kk], mhash[kk]
-                pending = 0
-                live += 1
-            if live == 0:
-                if pending > 0 and k < span:
-                    k = span  # nothing to simulate until the memo ends
-                    continue
-                break
-            p = wprocs[k]
+        if k == span and pending > 0:  # the memo ends here: rebuild its state, go on
+            kk = k1 + span - 1
+            n_memo = memo_i[M_META, 1] + kk + 1
+            tt, tk = np.empty(n_memo), np.empty(n_memo, np.int64)
+            sz = _memo_releases(memo_f, memo_i, kk, tt, tk)
+            first = -1
             for b in range(nb):
-                if rep[b] >= 0 or failed[b] or on_memo[b] >= 0:
+                if on_memo[b] < 0:
                     continue
-                base, off = b * room, b * m
-                sz, nw, hs = size[b], now[b], hsh[b]
-                while True:
+                _from_memo(out, b, memo_f, memo_i, k1, on_memo[b] + 1, span)
+                on_memo[b] = -1
+                if first < 0:
+                    first = b
+                    simulated[b] = True
+                else:
+                    rep[b], merged_at[b] = first, span - 1
+            base = first * room
+            ht[base : base + sz], hk[base : base + sz] = tt[:sz], tk[:sz]
+            release_heapify(ht, hk, base, sz)
+            _memo_free(memo_i, tk, sz, m, free[first * m : first * m + m])
+            size[first], now[first], hsh[first] = sz, memo_f[M_START, kk], mhash[kk]
+            pending = 0
+            live += 1
+        if live == 0:
+            if pending > 0 and k < span:
+                k = span  # nothing to simulate until the memo ends
+                continue
+            break
+        p = procs[k]
+        for b in range(nb):  # the step: Fig. 3 (b)-(d) for job k in branch b
+            if not simulated[b]:
+                continue
+            base, off = b * room, b * m
+            sz, nw, hs = size[b], now[b], hsh[b]
+            c = cands[b]  # step I: the target goes to the candidate at t
+            if k > 0:
+                while True:  # take back the releases due; none fits: the next release
                     limit = nw + TIME_RTOL * max(abs(nw), 1.0)  # rates.tolerance, inlined
                     while sz > 0 and ht[base] <= limit:
                         key = hk[base]
                         free[off + (key & KEY_MASK)] += key >> KEY_SHIFT
-                        hs -= _release_hash(hbits[base], key)
-                        sz -= 1
-                        if sz > 0:
-                            ht[base], hk[base] = ht[base + sz], hk[base + sz]
-                            _sift_flat(ht, hk, base, 0, sz)
-                    c = _pick_flat(policy, free, off, m, speed, p)
+                        if hashed:
+                            hs -= release_hash(bits[base], key)
+                        sz = release_pop(ht, hk, base, sz)
+                    c = pick_at(fits, free, off, speed, p, allowed, 0.0)
                     if c >= 0 or sz == 0:
                         break
                     nw = ht[base]
-                if c < 0:
-                    failed[b] = True
+                if c < 0:  # it fits no cluster even with every processor back
+                    failed[b], simulated[b] = True, False
                     live -= 1
                     continue
-                run = west[k] / speed[c]
-                free[off + c] -= p
-                key = p << KEY_SHIFT | c
-                end = nw + run
-                i = _push_flat(ht, hk, base, sz, end, key)
-                sz += 1
-                hs += _release_hash(hbits[base + i], key)
-                size[b], now[b], hsh[b] = sz, nw, hs
-                out_clus[b, k], out_start[b, k], out_hash[b, k] = c, nw, hs
-                out_cost[b, k] = branch_cost(metric, end - wsubmit[k], run)
+                if policy == RANDOM_FIT:  # a draw only once the job fits somewhere
+                    c = pick_at(policy, free, off, speed, p, allowed, uniform(rng))
+            run = estimate[k] / speed[c]
+            free[off + c] -= p
+            key = release_key(c, p)
+            slot = release_push(ht, hk, base, sz, nw + run, key)
+            if hashed:
+                hs += release_hash(bits[base + slot], key)
+            size[b], now[b], hsh[b] = sz + 1, nw, hs
+            out_clus[b, k], out_start[b, k], out_hash[b, k] = c, nw, hs
+            out_cost[b, k] = branch_cost(metric, nw + run - submit[k], run)
         if k < span:  # a branch in the memo's state follows the memo
             for b in range(nb):
-                if rep[b] >= 0 or failed[b] or on_memo[b] >= 0:
+                if not simulated[b]:
                     continue
                 if (
                     hsh[b] == mhash[k1 + k]
                     and now[b] == memo_f[M_START, k1 + k]
                     and _equals_memo(memo_f, memo_i, k1 + k, ht, hk, free, b, size[b], room, m)
                 ):
-                    on_memo[b] = k
+                    on_memo[b], simulated[b] = k, False
                     pending += 1
                     live -= 1
         for b in range(1, nb):  # a branch equal to an earlier live one follows it
-            if rep[b] >= 0 or failed[b] or on_memo[b] >= 0:
+            if not simulated[b]:
                 continue
             for a in range(b):
-                if rep[a] >= 0 or failed[a] or on_memo[a] >= 0:
+                if not simulated[a]:
                     continue
                 if (
                     hsh[a] == hsh[b]
@@ -400,7 +318,7 @@ def _score_lockstep(
                     and size[a] == size[b]
                     and _same_state(ht, hk, free, a, b, size[b], room, m)
                 ):
-                    rep[b], merged_at[b] = a, k
+                    rep[b], merged_at[b], simulated[b] = a, k, False
                     live -= 1
                     break
         k += 1
@@ -409,11 +327,7 @@ def _score_lockstep(
         if on_memo[b] < 0:
             continue
         merges += 1
-        for i in range(on_memo[b] + 1, n_wait):
-            out_clus[b, i] = memo_i[M_KEY, k1 + i] & KEY_MASK
-            out_start[b, i] = memo_f[M_START, k1 + i]
-            out_cost[b, i] = memo_f[M_COST, k1 + i]
-            out_hash[b, i] = mhash[k1 + i]
+        _from_memo(out, b, memo_f, memo_i, k1, on_memo[b] + 1, n_wait)
     # fill the merged branches from their representatives, latest merge first (a
     # representative may itself have merged later)
     order = np.argsort(-merged_at, kind="mergesort")
@@ -440,203 +354,130 @@ def _score_lockstep(
 
 
 @numba.njit(cache=True)
-def score_clusters(
-    speed,
-    free,
-    heap0,
-    n_rel,
-    wprocs,
-    wsubmit,
-    west,
-    n_wait,
-    t,
-    allowed,
-    policy,
-    metric,
-    rng,
-    scores,
-    plan_clus,
-    plan_start,
-):
-    """TLA's winner among the allowed clusters where the target fits now (-1 if none):
-    ``scores[c]`` is ``f(0, c)`` there, inf where the target does not fit; ``plan_*``
-    receive the winner's simulated clusters and starts of the ``n_wait`` jobs.
+def simulate_branch(c0, snap, policy, metric, rng, out):
+    """Fig. 3 for the target (waiting job 0 of ``snap``) on cluster ``c0`` alone: the
+    mean cost of the waiting jobs replayed first come first served from ``snap.t``,
+    processors coming back at the releases (:func:`_score_lockstep` with one
+    candidate). ``out = (clus, start, cost)`` receive each simulated job's cluster,
+    start and cost. Returns inf if some job fits no cluster."""
+    n_wait = snap.procs.size
+    clus, start, cost = out
+    one = (
+        clus.reshape(1, n_wait),
+        start.reshape(1, n_wait),
+        cost.reshape(1, n_wait),
+        np.empty((1, n_wait), np.uint64),
+    )
+    total = np.empty(1)
+    wait, memo_f, memo_i = _no_memo()
+    cands = np.full(1, c0, np.int64)
+    _score_lockstep(cands, snap, policy, metric, rng, one, total, wait, memo_f, memo_i)
+    return total[0] / n_wait
+
+
+@numba.njit(cache=True)
+def _no_memo():
+    """Empty waiting-job indices and a memo of one column: no memo."""
+    return np.empty(0, np.int64), np.empty((4, 1)), np.zeros((5, 1), np.int64)
+
+
+@numba.njit(cache=True)
+def score_clusters(snap, allowed, policy, metric, rng, scores, plan):
+    """TLA's winner among the allowed clusters where the target (waiting job 0 of the
+    :class:`.tla_branch.Snapshot` ``snap``) fits now (-1 if none): ``scores[c]`` is
+    ``f(0, c)`` there, inf where the target does not fit; ``plan = (clus, start)``
+    receive the winner's simulated clusters and starts of the waiting jobs.
 
     With fastest first, best or worst fit inside, the branches run together
     (:func:`_score_lockstep`); random fit draws from ``rng`` branch after branch, so
     its branches run one by one (:func:`simulate_branch`)."""
-    return score_with_memo(
-        speed,
-        free,
-        heap0,
-        n_rel,
-        wprocs,
-        wsubmit,
-        west,
-        n_wait,
-        t,
-        allowed,
-        policy,
-        metric,
-        rng,
-        scores,
-        plan_clus,
-        plan_start,
-        np.empty(0, np.int64),
-        np.empty((4, 1)),
-        np.zeros((5, 1), np.int64),
-    )
+    wait, memo_f, memo_i = _no_memo()
+    return score_with_memo(snap, allowed, policy, metric, rng, scores, plan, wait, memo_f, memo_i)
 
 
 @numba.njit(cache=True)
-def score_with_memo(
-    speed,
-    free,
-    heap0,
-    n_rel,
-    wprocs,
-    wsubmit,
-    west,
-    n_wait,
-    t,
-    allowed,
-    policy,
-    metric,
-    rng,
-    scores,
-    plan_clus,
-    plan_start,
-    wait,
-    memo_f,
-    memo_i,
-):
+def _candidates(snap, allowed, scores):
+    """The allowed clusters where the target fits now, in index order; every
+    ``scores[c]`` set to inf."""
+    m, p = snap.free.size, snap.procs[0]
+    nb = 0
+    for c in range(m):
+        if allowed[c] and snap.free[c] >= p:
+            nb += 1
+    cands = np.empty(nb, np.int64)
+    nb = 0
+    for c in range(m):
+        scores[c] = np.inf
+        if allowed[c] and snap.free[c] >= p:
+            cands[nb] = c
+            nb += 1
+    return cands
+
+
+@numba.njit(cache=True)
+def score_with_memo(snap, allowed, policy, metric, rng, scores, plan, wait, memo_f, memo_i):
     """:func:`score_clusters` that may resume from the memo (``memo_f``, ``memo_i``; see
     :func:`_score_lockstep`) for the waiting jobs ``wait``, and leaves the winner's
     simulation there (when the memo has room)."""
-    m = free.size
+    n_wait = snap.procs.size
+    plan_clus, plan_start = plan
+    cands = _candidates(snap, allowed, scores)
     best = -1
     if policy == FASTEST_FIRST or policy == BEST_FIT or policy == WORST_FIT:
-        nb = 0
-        for c in range(m):
-            if allowed[c] and free[c] >= wprocs[0]:
-                nb += 1
-        cands = np.empty(nb, np.int64)
-        nb = 0
-        for c in range(m):
-            scores[c] = np.inf
-            if allowed[c] and free[c] >= wprocs[0]:
-                cands[nb] = c
-                nb += 1
+        nb = cands.size
         if nb == 0:
             return -1
-        out_clus = np.empty((nb, n_wait), np.int64)
-        out_start = np.empty((nb, n_wait))
-        out_cost = np.empty((nb, n_wait))
-        out_hash = np.empty((nb, n_wait), np.uint64)
-        totals = np.empty(nb)
-        _score_lockstep(
-            cands,
-            speed,
-            free,
-            heap0,
-            n_rel,
-            wprocs,
-            wsubmit,
-            west,
-            n_wait,
-            t,
-            policy,
-            metric,
-            out_clus,
-            out_start,
-            out_cost,
-            out_hash,
-            totals,
-            wait,
-            memo_f,
-            memo_i,
+        out = (
+            np.empty((nb, n_wait), np.int64),
+            np.empty((nb, n_wait)),
+            np.empty((nb, n_wait)),
+            np.empty((nb, n_wait), np.uint64),
         )
+        totals = np.empty(nb)
+        _score_lockstep(cands, snap, policy, metric, rng, out, totals, wait, memo_f, memo_i)
         win = -1
         for b in range(nb):
             c = cands[b]
             scores[c] = totals[b] / n_wait
-            if best < 0 or scores[c] < scores[best] - SCORE_RTOL * abs(scores[best]):
+            if best < 0 or beats(scores[c], scores[best]):
                 best, win = c, b
-        plan_clus[:n_wait] = out_clus[win]
-        plan_start[:n_wait] = out_start[win]
+        plan_clus[:n_wait] = out[0][win]
+        plan_start[:n_wait] = out[1][win]
         if memo_i.shape[1] > 1 and wait.size == n_wait:
-            _keep_memo(
-                memo_f,
-                memo_i,
-                wait,
-                out_clus[win],
-                out_start[win],
-                out_cost[win],
-                out_hash[win],
-                totals[win],
-                wprocs,
-                west,
-                speed,
-                free,
-                heap0,
-                n_rel,
-            )
+            _keep_memo(memo_f, memo_i, wait, out, win, totals[win], snap)
         return best
-    clus = np.empty(n_wait, np.int64)
-    start = np.empty(n_wait)
-    cost = np.empty(n_wait)
-    scratch = branch_scratch(m, n_rel + n_wait)
-    for c in range(m):
-        scores[c] = np.inf
-        if not allowed[c] or free[c] < wprocs[0]:
-            continue
-        scores[c] = simulate_branch(
-            c,
-            speed,
-            free,
-            heap0,
-            n_rel,
-            wprocs,
-            wsubmit,
-            west,
-            n_wait,
-            t,
-            policy,
-            metric,
-            rng,
-            scratch,
-            clus,
-            start,
-            cost,
-        )
-        if best < 0 or scores[c] < scores[best] - SCORE_RTOL * abs(scores[best]):
+    out = (np.empty(n_wait, np.int64), np.empty(n_wait), np.empty(n_wait))
+    for c in cands:
+        scores[c] = simulate_branch(c, snap, policy, metric, rng, out)
+        if best < 0 or beats(scores[c], scores[best]):
             best = c
-            plan_clus[:n_wait] = clus
-            plan_start[:n_wait] = start
+            plan_clus[:n_wait] = out[0]
+            plan_start[:n_wait] = out[1]
     return best
 
 
 @numba.njit(cache=True)
-def _keep_memo(
-    memo_f, memo_i, wait, clus, start, cost, hsh, total, wprocs, west, speed, free, heap0, n_rel
-):
-    """Store a winning simulation as the memo (none if it failed)."""
-    n, m = wait.size, free.size
+def _keep_memo(memo_f, memo_i, wait, out, win, total, snap):
+    """Store branch ``win`` of ``out`` (:func:`_score_lockstep`'s), a winning
+    simulation of ``snap``, as the memo (none if it failed)."""
+    n, m, n_rel = wait.size, snap.free.size, snap.n_rel
     if not total < np.inf or memo_i.shape[1] < max(n, n_rel, m + 2):
         memo_i[M_META, 0] = 0
         return
+    clus, start, cost, hsh = out[0][win], out[1][win], out[2][win], out[3][win]
     mhash = memo_i[M_HASH].view(np.uint64)
     for k in range(n):
         c = clus[k]
         memo_i[M_JOB, k] = wait[k]
-        memo_i[M_KEY, k] = wprocs[k] << KEY_SHIFT | c
+        memo_i[M_KEY, k] = release_key(c, snap.procs[k])
         memo_f[M_START, k] = start[k]
         memo_f[M_COST, k] = cost[k]
-        memo_f[M_END, k] = start[k] + west[k] / speed[c]  # as the simulation computed it
+        memo_f[M_END, k] = start[k] + snap.estimate[k] / snap.speed[c]  # as simulated
         mhash[k] = hsh[k]
-    memo_i[M_META, 2 : 2 + m] = free
+    memo_i[M_META, 2 : 2 + m] = snap.free
+    time, key = snap.releases
     for i in range(n_rel):
-        memo_f[M_OTIME, i] = heap0[0][i]
-        memo_i[M_OKEY, i] = heap0[2][i] << KEY_SHIFT | heap0[1][i]
-        memo_i[M_META, 2 + heap0[1][i]] += heap0[2][i]
+        memo_f[M_OTIME, i] = time[i]
+        memo_i[M_OKEY, i] = key[i]
+        memo_i[M_META, 2 + (key[i] & KEY_MASK)] += key[i] >> KEY_SHIFT
     memo_i[M_META, 0], memo_i[M_META, 1] = n, n_rel

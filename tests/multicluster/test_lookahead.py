@@ -20,9 +20,10 @@ from hpcmodels.multicluster import (
 )
 from hpcmodels.multicluster.allocation import ALLOCATIONS
 from hpcmodels.multicluster.engine import SELECTIONS, build_state, run_to_end
+from hpcmodels.multicluster.heap import release_heap
 from hpcmodels.multicluster.state import TLA_ACTIVATIONS, TLA_CHANGES
-from hpcmodels.multicluster.tla_branch import branch_scratch, release_heap, simulate_branch
-from hpcmodels.multicluster.tla_scoring import _score_lockstep, score_clusters
+from hpcmodels.multicluster.tla_branch import Snapshot, release_key
+from hpcmodels.multicluster.tla_scoring import _score_lockstep, score_clusters, simulate_branch
 
 SNAPSHOT = (
     [Cluster("A", 9, 2.0), Cluster("B", 9, 1.0)],
@@ -119,18 +120,16 @@ def test_one_waiting_job_goes_where_fastest_first_puts_it(snapshot):
     assert best == max(fits, key=lambda c: c.speed).name  # max keeps the first of ties
 
 
-def one_by_one(speed, free, heap0, n_rel, wprocs, wsubmit, west, t, policy, metric):
+def one_by_one(snap, policy, metric):
     """score_clusters' rule with each branch simulated alone by simulate_branch."""
-    m, n = free.size, wprocs.size
+    m, n = snap.free.size, snap.procs.size
     scores, best, plan = np.full(m, np.inf), -1, None
-    scratch = branch_scratch(m, n_rel + n)
     for c in range(m):
-        if free[c] < wprocs[0]:
+        if snap.free[c] < snap.procs[0]:
             continue
         clus, start, cost = np.empty(n, np.int64), np.empty(n), np.empty(n)
-        scores[c] = simulate_branch(c, speed, free, heap0, n_rel, wprocs, wsubmit, west, n, t,
-                                    policy, metric, np.zeros(1, np.uint64), scratch, clus,
-                                    start, cost)  # fmt: skip
+        rng = np.zeros(1, np.uint64)
+        scores[c] = simulate_branch(c, snap, policy, metric, rng, (clus, start, cost))
         if best < 0 or scores[c] < scores[best] - 1e-9 * abs(scores[best]):
             best, plan = c, (clus, start)
     return scores, best, plan
@@ -160,26 +159,26 @@ def test_branches_scored_together_equal_branches_scored_alone(policy):
         west = rng.integers(0, 40, n).astype(float) if trial % 3 else rng.exponential(20.0, n)
         wsubmit = -rng.integers(0, 30, n).astype(float)
         n_rel = len(rel)
-        heap0 = release_heap(np.array([r[0] for r in rel]), np.array([r[1] for r in rel], np.int64),
-                             np.array([r[2] for r in rel], np.int64), n_rel + n)  # fmt: skip
+        keys = release_key(np.array([r[1] for r in rel], np.int64),
+                           np.array([r[2] for r in rel], np.int64))  # fmt: skip
+        heap0 = release_heap(np.array([r[0] for r in rel]), keys, n_rel + n)
         t = float(rng.integers(0, 5))
+        snap = Snapshot(speed, free, heap0, n_rel, wprocs, wsubmit, west, t)
         for metric in (0, 1):
-            want, want_best, want_plan = one_by_one(speed, free, heap0, n_rel, wprocs, wsubmit,
-                                                    west, t, code, metric)  # fmt: skip
+            want, want_best, want_plan = one_by_one(snap, code, metric)
             scores, clus, start = np.empty(m), np.empty(n, np.int64), np.empty(n)
-            best = score_clusters(speed, free, heap0, n_rel, wprocs, wsubmit, west, n, t,
-                                  np.ones(m, np.bool_), code, metric, np.zeros(1, np.uint64),
-                                  scores, clus, start)  # fmt: skip
+            best = score_clusters(snap, np.ones(m, np.bool_), code, metric,
+                                  np.zeros(1, np.uint64), scores, (clus, start))  # fmt: skip
             assert best == want_best and np.array_equal(scores, want)
             if best >= 0:
                 assert np.array_equal(clus, want_plan[0]) and np.array_equal(start, want_plan[1])
             cands = np.flatnonzero(free >= wprocs[0])
             if cands.size:
                 shape = (cands.size, n)
-                merges += _score_lockstep(cands, speed, free, heap0, n_rel, wprocs, wsubmit, west,
-                                          n, t, code, metric, np.empty(shape, np.int64),
-                                          np.empty(shape), np.empty(shape),
-                                          np.empty(shape, np.uint64), np.empty(cands.size),
+                out = (np.empty(shape, np.int64), np.empty(shape), np.empty(shape),
+                       np.empty(shape, np.uint64))  # fmt: skip
+                merges += _score_lockstep(cands, snap, code, metric, np.zeros(1, np.uint64), out,
+                                          np.empty(cands.size),
                                           np.empty(0, np.int64), np.empty((4, 1)),
                                           np.zeros((5, 1), np.int64))  # fmt: skip
     assert merges > 100  # the merging path is exercised
@@ -416,6 +415,24 @@ def test_bad_snapshots_are_named():
         tla_scores(clusters, [RunningJob("A", 10, 5.0)], waiting)
     with pytest.raises(ValueError, match="more than any cluster"):
         tla_scores(clusters, running, [WaitingJob(10, 0.0, 1.0)])
+
+
+def test_tla_takes_at_most_2_to_the_43_minus_1_processors_per_job():
+    """A release's processors and cluster are packed in one int64 (``procs << 20 |
+    cluster``): a wider job under TLA is refused, naming it, not packed wrong (issue 54:
+    the lock step packed it wrong before, silently)."""
+    big = 2**43
+    cl = [Cluster("a", big), Cluster("b", big)]
+    df = pd.DataFrame({"submit": [0.0, 0.0], "runtime": [1.0, 1.0], "procs": [big - 1, big]})
+    with pytest.raises(ValueError, match=r"job 1 has 8796093022208 processors: .*'tla'"):
+        simulate(df, cl, "fcfs", "tla")
+    with pytest.raises(ValueError, match=r"waiting\[0\].procs"):
+        tla_scores(cl, [], [WaitingJob(big, 0.0, 1.0)])
+    with pytest.raises(ValueError, match=r"running\[0\].procs"):
+        tla_scores(cl, [RunningJob("a", big, 5.0)], [WaitingJob(1, 0.0, 1.0)])
+    scores = tla_scores(cl, [RunningJob("a", big - 1, 5.0)], [WaitingJob(big - 1, 0.0, 1.0)] * 2)
+    assert set(scores) == {"b"}  # on a one processor is free until 5
+    assert scores["b"].starts == [0.0, 1.0] and scores["b"].clusters == ["b", "b"]
 
 
 def test_look_ahead_is_not_combined_with_coallocation():

@@ -15,7 +15,7 @@ from ...bounds import MAX_CLUSTERS, MAX_JOBS, MAX_REPLICATES, MAX_SEED
 from ...errors import check_int, check_ints
 from ...multicluster import TLAOptions, simulate
 from ...multicluster.allocation import FASTEST_FIRST
-from ...multicluster.lookahead import ATT, release_heap, score_clusters
+from ...multicluster.lookahead import ATT, Snapshot, release_heap, release_key, score_clusters
 from ...sweep import sweep_results
 from ...workloads.transforms import estimate_inaccuracy
 from .published import INACCURACY_FACTORS, METHODS
@@ -200,27 +200,22 @@ def decision_seconds(q: int, r: int, m: int, *, repeat: int = 5, seed: int = 0) 
     rng = np.random.default_rng(seed)
     rel_clus = rng.integers(0, m, r)
     free = np.full(m, 128 + r, np.int64) - np.bincount(rel_clus, minlength=m)
-    heap0 = release_heap(rng.uniform(0, 2000, r), rel_clus, np.ones(r, np.int64), r + q)
+    heap0 = release_heap(
+        rng.uniform(0, 2000, r), release_key(rel_clus, np.ones(r, np.int64)), r + q
+    )
     wprocs = rng.integers(1, 65, q)
     wprocs[0] = 1  # the target fits on every cluster
     west, wsubmit = rng.exponential(1000.0, q), -rng.uniform(0, 5000, q)
+    snap = Snapshot(np.ones(m), free, heap0, r, wprocs, wsubmit, west, 0.0)
+    plan = (np.empty(q, np.int64), np.empty(q))
     args = (
-        np.ones(m),
-        free,
-        heap0,
-        r,
-        wprocs,
-        wsubmit,
-        west,
-        q,
-        0.0,
+        snap,
         np.ones(m, np.bool_),
         FASTEST_FIRST,
         ATT,
         np.zeros(1, np.uint64),
         np.empty(m),
-        np.empty(q, np.int64),
-        np.empty(q),
+        plan,
     )
     score_clusters(*args)
     times = []
