@@ -89,14 +89,14 @@ def _median_fit(policy, free, speed, p, allowed):
     return cands[np.argsort(keys)[middle]]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def pick_at(policy, free, off, speed, p, allowed, u):
     """:func:`pick` for every policy but median fit, with the ``m = speed.size``
     clusters' free processors at ``free[off:off + m]`` (TLA's lock step keeps its
     branches' side by side in one array). TLA's simulation calls it at each step, so it
     allocates nothing, calls nothing and reads every array in its last loop: numba then
-    counts no references in it (an array that dies on one path only would cost two
-    atomic operations a call)."""
+    counts no references in it, nor where it is inlined (an array that dies on one path
+    only costs two atomic operations a call)."""
     n = speed.size
     best = -1
     target = -1
