@@ -173,7 +173,14 @@ def row(
     item: str, quantity: str, kind: str, paper, ours, diff, verdict: str, reason: str, **extra
 ) -> dict:
     """One report row, its columns in :data:`COLUMNS` order; ``extra`` columns (an
-    ensemble's mean, interval and range) follow them."""
+    ensemble's mean, interval and range) follow them. A ``verdict`` not among
+    :data:`VERDICTS`, or an ``item``, ``quantity`` or ``reason`` that is not a string, is
+    an :class:`~hpcmodels.errors.InvalidParameter` naming it."""
+    if verdict not in VERDICTS:
+        raise InvalidParameter(f"unknown verdict {verdict!r}; choose one of {list(VERDICTS)}")
+    for name, text in (("item", item), ("quantity", quantity), ("reason", reason)):
+        if not isinstance(text, str):
+            raise InvalidParameter(f"{name} must be a string, got {text!r:.80}")
     return dict(
         item=item,
         quantity=quantity,

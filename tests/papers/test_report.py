@@ -245,3 +245,27 @@ def test_findings_make_their_own_section_after_the_papers(tmp_path):
     assert not any("across" in line.lower() for line in summary)  # no verdicts to count
     with pytest.raises(InvalidParameter, match="findings lacks"):
         save_findings(findings.drop(columns="holds"), tmp_path / "results")
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (("T1", "x", "count", 1.0, 1.0, 0.0, "fine", ""), "unknown verdict 'fine'"),
+        (("T1", "x", "count", 1.0, 1.0, 0.0, None, ""), "unknown verdict None"),
+        ((None, "x", "count", 1.0, 1.0, 0.0, "exact", ""), "item must be a string"),
+        (("T1", float("nan"), "count", 1.0, 1.0, 0.0, "exact", ""), "quantity must be a string"),
+        (("T1", "x", "count", 1.0, 1.0, 0.0, "differs", None), "reason must be a string"),
+    ],
+)
+def test_a_row_refuses_an_unknown_verdict_and_non_text_naming_the_field(args, match):
+    from hpcmodels.papers.verdicts import row
+
+    with pytest.raises(InvalidParameter, match=match):
+        row(*args)
+    assert list(row("T1", "x", "count", 1.0, 1.0, 0.0, "exact", "", mean=1.0)) == [
+        *COLUMNS_FOR_ROW,
+        "mean",
+    ]
+
+
+COLUMNS_FOR_ROW = ["item", "quantity", "kind", "paper", "ours", "diff", "verdict", "reason"]
