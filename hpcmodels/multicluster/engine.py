@@ -314,7 +314,7 @@ def _rate_model(rate_model) -> tuple[int, np.ndarray]:
     return code, values
 
 
-def idle_unplaceable(code: int, cap: np.ndarray, network: Network, procs: np.ndarray) -> np.ndarray:
+def idle_unplaceable(code: int, system: System, network: Network, procs: np.ndarray) -> np.ndarray:
     """Which of the widths ``procs`` bandwidth-aware co-allocation module ``code`` (``A1``
     ... ``B4``) cannot place even on the idle system: every node free, every link
     unloaded. One module call per distinct width.
@@ -336,8 +336,8 @@ def idle_unplaceable(code: int, cap: np.ndarray, network: Network, procs: np.nda
       states them): each cluster's set of counts shrinks as its free nodes fall and its
       load rises, so any split Eq. 11 accepts later it accepts at idle.
     """
+    cap, link_cap = system.procs, system.links
     m = cap.size
-    link_cap = network.link_capacities(m)
     idle_load = np.zeros(m)
     sites, widths = np.empty(m, np.int64), np.empty(m, np.int64)
     out = np.zeros(procs.size, bool)
@@ -377,9 +377,11 @@ def build_state(
     debug: bool,
     tla: TLAOptions | None = None,
     network: Network | None = None,
+    links: np.ndarray | None = None,
 ) -> State:
     """A fresh engine state for validated job arrays (``data``: submit, runtime, procs,
-    estimate). One ``default_rng(seed)`` draws random fit's uniforms, then the seed of
+    estimate). ``links``: the links' capacities (:attr:`.System.links`), given with
+    ``network``. One ``default_rng(seed)`` draws random fit's uniforms, then the seed of
     the look-ahead's random stream."""
     n = data["submit"].size
     cfg = np.zeros(N_CFG, np.int64)
@@ -404,7 +406,7 @@ def build_state(
         rng_seed=int(rng.integers(2**63)),
         origin=data.get("origin"),
         net=None if network is None else network.parameters(),
-        link_cap=None if network is None else network.link_capacities(cap.size),
+        link_cap=None if network is None else links,
         memo=alloc == TLA,
         estimates=bool(QUEUE_KEEPS[sel] & KEEP_ESTIMATES),
         coallocation=coal > 0,
@@ -579,6 +581,7 @@ def prepare_run(
             raise InvalidParameter("a dynamic network is a rate model: do not pass rate_model too")
         rate_code = BANDWIDTH
     _check_applies(coallocation, coal, allocation, alloc, slowdown, tla, network)
+    system = as_system(system, network)  # the links, once
     cap, speed = system.procs, system.speeds
     data = _as_jobs(jobs)
     _check_time_axis(jobs, data, slowdown, speed, rate_code, params)
@@ -596,7 +599,7 @@ def prepare_run(
         unplaceable = (data["procs"] > cap.max()) & ~too_wide
         if unplaceable.any():
             unplaceable[unplaceable] = idle_unplaceable(
-                coal, cap, network, data["procs"][unplaceable]
+                coal, system, network, data["procs"][unplaceable]
             )
         too_wide |= unplaceable
     if unplaceable.any() and not drop_too_wide:
@@ -639,7 +642,9 @@ def prepare_run(
         metrics.update(jobs=0, dropped=int(too_wide.sum()))
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
         return Result(out, metrics, list(system), empty)
-    state = build_state(kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network)
+    state = build_state(
+        kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network, system.links
+    )
     return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), list(system))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -42,13 +42,17 @@ class Cluster:
 class System:
     """A system of clusters as every model takes it: the clusters, checked once at the
     public entry (:func:`as_system`), with their processor counts (int64) and speeds
-    (float64) as arrays in cluster order (the models read them, never write them). It iterates over its clusters, so it
-    goes wherever a list of clusters does, and is handed down as it is: no function
-    below the entry converts or checks the clusters again."""
+    (float64) as arrays in cluster order, and, when the system has Jones's network
+    (:class:`.network.Network`), each cluster's link capacity in Mbps (``links``, float64;
+    empty without a network). The models read these arrays, never write them. It
+    iterates over its clusters, so it goes wherever a list of clusters does, and is
+    handed down as it is: no function below the entry converts or checks the clusters
+    or their links again."""
 
     clusters: tuple[Cluster, ...]
     procs: np.ndarray
     speeds: np.ndarray
+    links: np.ndarray = field(default_factory=lambda: np.empty(0))
 
     @property
     def names(self) -> list[str]:
@@ -65,17 +69,22 @@ class System:
         return self.clusters[index]
 
 
-def as_system(clusters: Iterable[Cluster] | System) -> System:
+def as_system(clusters: Iterable[Cluster] | System, network=None) -> System:
     """``clusters`` as a :class:`System`: a System as it is; else any iterable of
     :class:`Cluster` objects (read once: a generator is fine), non-empty, with distinct
-    names and at most ``2**53`` processors in all.
+    names and at most ``2**53`` processors in all. With a ``network``
+    (:class:`.network.Network`), the System carries its links' capacities, one per
+    cluster (:meth:`.network.Network.link_capacities`: a list of link capacities must
+    have one per cluster).
 
     A wrong container or element is an :class:`~hpcmodels.errors.InvalidType`; no
     cluster, or two clusters of the same name, an
     :class:`~hpcmodels.errors.InvalidParameter` naming it: results keyed by name
     (:func:`.lookahead.tla_scores`) would silently keep one of them."""
     if isinstance(clusters, System):
-        return clusters
+        if network is None:
+            return clusters
+        return replace(clusters, links=network.link_capacities(len(clusters)))
     if isinstance(clusters, Cluster | str | bytes | dict) or not isinstance(clusters, Iterable):
         raise InvalidType(f"clusters must be a list of Cluster objects, got {clusters!r:.80}")
     clusters = tuple(clusters)
@@ -97,4 +106,5 @@ def as_system(clusters: Iterable[Cluster] | System) -> System:
         raise InvalidParameter(f"{total} processors in all clusters: at most 2**53 are supported")
     procs = np.array([c.procs for c in clusters], np.int64)
     speeds = np.array([c.speed for c in clusters], float)
-    return System(clusters, procs, speeds)
+    system = System(clusters, procs, speeds)
+    return system if network is None else as_system(system, network)

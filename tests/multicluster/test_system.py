@@ -76,3 +76,25 @@ def test_a_method_reads_clusters_given_once_as_a_generator(method):
     once = run_method(method, JOBS, (c for c in CLUSTERS), seed=1)
     listed.pop("seconds_per_job"), once.pop("seconds_per_job")
     assert once == listed
+
+
+def test_a_system_carries_its_networks_links_computed_once_at_the_entry(monkeypatch):
+    from hpcmodels.bandwidth import Network
+
+    system = as_system(CLUSTERS, Network(bsbw=100.0, link_mbps=(100.0, 200.0, 300.0)))
+    assert system.links.dtype == np.float64 and system.links.tolist() == [100.0, 200.0, 300.0]
+    assert as_system(CLUSTERS).links.size == 0  # no network, no links
+    same = as_system(system, Network(bsbw=100.0, link_mbps=50.0))
+    assert same.links.tolist() == [50.0] * 3 and same.procs is system.procs
+    with pytest.raises(InvalidParameter, match="link_mbps has 2 links for 3 clusters"):
+        as_system(CLUSTERS, Network(bsbw=100.0, link_mbps=(100.0, 200.0)))
+    calls = []
+    original = Network.link_capacities
+    monkeypatch.setattr(
+        Network, "link_capacities", lambda self, m: calls.append(m) or original(self, m)
+    )
+    wide = JOBS.assign(procs=JOBS["procs"].where(JOBS.index != 3, 9))  # co-allocated at idle
+    net = Network(bsbw=10.0, link_mbps=1000.0)
+    res = simulate(wide, CLUSTERS, "fcfs", "first_fit", coallocation="b1", network=net)
+    assert calls == [3]  # once, at the entry: the unplaceable check and the state share it
+    assert res.jobs["start"].notna().all()
