@@ -247,7 +247,7 @@ def test_fig8b_minimum_row_follows_the_rule(frames):
         assert "grid's edge" not in row["reason"]
 
 
-def test_every_approximately_the_same_claim_uses_report_alike(frames, monkeypatch):
+def test_every_approximately_the_same_claim_uses_verdicts_alike(frames, monkeypatch):
     """Flip verdicts.alike: every claim of closeness flips with it, no other row does."""
     pattern = re.compile(r"approximately|is small")
 
@@ -262,7 +262,7 @@ def test_every_approximately_the_same_claim_uses_report_alike(frames, monkeypatc
     ]
     assert len(close) >= 6
     for i in close:
-        assert "report.alike" in yes[i]["quantity"]
+        assert "verdicts.alike" in yes[i]["quantity"]
         assert (yes[i]["verdict"], no[i]["verdict"]) == ("qualitative", "differs"), yes[i][
             "quantity"
         ]
@@ -488,7 +488,7 @@ ANALYTIC = {  # quick rows computed exactly: no paper-scale row
     ("Fig. 8b", "increase costing 3 % from workload 0.5 (%)"),
     ("Fig. 8b", "smallest increase costing 3 % over workloads 0.1-0.9 (%)"),
     ("Fig. 8b", "the threshold first falls, then rises with the workload"),
-    ("Fig. 8b", "decrease and increase thresholds alike at every initial workload (report.alike)"),
+    ("Fig. 8b", "decrease and increase thresholds alike at every initial workload (verdicts.alike)"),
     ("Section 5.7", "OMR: smallest change costing 1 % in miss rate (%)"),
 }
 

@@ -191,12 +191,12 @@ ORDERS: dict[str, tuple[Order, ...]] = {
 
 ALIKES: dict[str, Alike] = {
     "Fig. 4a": Alike("Fig. 4a", "W-RR's response time alike across the speed combinations "
-                     "(report.alike)", "remains approximately the same", "W-RR", "speeds"),
+                     "(verdicts.alike)", "remains approximately the same", "W-RR", "speeds"),
     "Fig. 4b": Alike("Fig. 4b", "OMR-RR's miss rate alike across the speed combinations "
-                     "(report.alike)", "remains approximately the same", "OMR-RR", "speeds",
+                     "(verdicts.alike)", "remains approximately the same", "OMR-RR", "speeds",
                      "miss_rate"),
     "Fig. 6a": Alike("Fig. 6a", "OMR-RR's response time alike across the slack limits "
-                     "(report.alike)", "approximately the same as the slack varies", "OMR-RR",
+                     "(verdicts.alike)", "approximately the same as the slack varies", "OMR-RR",
                      "slack_upper"),
 }  # fmt: skip
 """Section 5's "remains approximately the same" along a figure's axis (Sections 5.3 and

@@ -119,7 +119,7 @@ def _dynamic_gap_rows(df: pd.DataFrame) -> list[dict]:
         rows.append(
             alike_claim(
                 f"Fig. {fig}",
-                f"{' and '.join(names)} alike at workload {low:g} (report.alike)",
+                f"{' and '.join(names)} alike at workload {low:g} (verdicts.alike)",
                 "the performance difference is small",
                 at_low.loc[names, column],
                 at_low.loc[names, CI_COLUMN[column]],
@@ -486,7 +486,7 @@ def fig8_checks(
     rows.append(
         compare_claim(
             "Fig. 8b",
-            "decrease and increase thresholds alike at every initial workload (report.alike)",
+            "decrease and increase thresholds alike at every initial workload (verdicts.alike)",
             "the decreasing percentage is approximately symmetric",
             not apart,
             fmt_series(pairs.apply(lambda r: f"+{r.increase:.1f}/-{r.decrease:.1f}", axis=1)),

@@ -121,7 +121,7 @@ def fig3_scale_rows(df: pd.DataFrame) -> list[dict]:
         at_low = df[df["workload"] == low].set_index("algorithm")
         row = alike_claim(
             f"Fig. {fig}",
-            f"{' and '.join(names)} alike at workload {low:g} (report.alike)",
+            f"{' and '.join(names)} alike at workload {low:g} (verdicts.alike)",
             "the performance difference is small",
             at_low.loc[names, column],
             at_low.loc[names, CI_COLUMN[column]],
