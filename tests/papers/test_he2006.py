@@ -488,7 +488,10 @@ ANALYTIC = {  # quick rows computed exactly: no paper-scale row
     ("Fig. 8b", "increase costing 3 % from workload 0.5 (%)"),
     ("Fig. 8b", "smallest increase costing 3 % over workloads 0.1-0.9 (%)"),
     ("Fig. 8b", "the threshold first falls, then rises with the workload"),
-    ("Fig. 8b", "decrease and increase thresholds alike at every initial workload (verdicts.alike)"),
+    (
+        "Fig. 8b",
+        "decrease and increase thresholds alike at every initial workload (verdicts.alike)",
+    ),
     ("Section 5.7", "OMR: smallest change costing 1 % in miss rate (%)"),
 }
 
