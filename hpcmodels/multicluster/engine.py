@@ -421,26 +421,43 @@ def build_state(
 
 
 def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
-    """Processors per (input job, cluster) as a CSR matrix."""
+    """Processors per (input job, cluster) as a CSR matrix: a single-site job's row holds
+    its cluster, a co-allocated job's row its sites in increasing order, a dropped job's
+    row nothing. Built as CSR directly (no coordinate triples, no sort: issue 55's memory
+    per job), with int64 indices as the triples gave."""
     clus = state.clus
     single = clus >= 0
     co = np.flatnonzero(clus == COALLOCATED)
-    rows = [np.flatnonzero(single)]
-    cols = [clus[single]]
-    vals = [state.procs[single]]
-    if co.size:
-        lens = state.split_len[co]
-        # the split entries of job j are split_off[j] .. split_off[j] + split_len[j] - 1
-        first = np.cumsum(lens) - lens  # each job's first position in idx
-        idx = np.repeat(state.split_off[co] - first, lens) + np.arange(int(lens.sum()))
-        rows.append(np.repeat(co, lens))
-        cols.append(state.split_site[idx])
-        vals.append(state.split_procs[idx])
-    kept_rows = np.flatnonzero(keep)
-    r = kept_rows[np.concatenate(rows)]
-    return sp.csr_array(
-        (np.concatenate(vals), (r, np.concatenate(cols))), shape=(keep.size, m), dtype=np.int64
-    )
+    lens = state.split_len[co] if co.size else np.zeros(0, np.int64)
+    nnz = int(np.count_nonzero(single)) + int(lens.sum())
+    counts = single.astype(np.int64)
+    counts[co] = lens
+    if not keep.all():
+        every = np.zeros(keep.size, np.int64)
+        every[keep] = counts
+        counts = every
+    indptr = np.zeros(keep.size + 1, np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    del counts
+    first = indptr[:-1] if keep.all() else indptr[:-1][keep]  # each kept job's first entry
+    indices, data = np.empty(nnz, np.int64), np.empty(nnz, np.int64)
+    if co.size == 0 and nnz == keep.size:  # every job on one site: one entry per row, in order
+        indices[:] = clus
+        data[:] = state.procs
+    else:
+        at = first[single]
+        indices[at] = clus[single]
+        data[at] = state.procs[single]
+        # the split entries of job j are split_off[j] .. split_off[j] + split_len[j] - 1;
+        # a row lists its sites in increasing order, as scipy's conversion sorted them
+        within = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+        source = np.repeat(state.split_off[co], lens) + within
+        sites = state.split_site[source]
+        by_site = np.lexsort((sites, np.repeat(np.arange(co.size), lens)))
+        at = np.repeat(first[co], lens) + within
+        indices[at] = sites[by_site]
+        data[at] = state.split_procs[source][by_site]
+    return sp.csr_array((data, indices, indptr), shape=(keep.size, m))
 
 
 def simulate(
@@ -633,11 +650,11 @@ def prepare_run(
         )
     keep = ~too_wide
     kept = data if keep.all() else {k: v[keep] for k, v in data.items()}
-    out = jobs.copy()
-    out["start"] = np.nan
-    out["end"] = np.nan
-    out["cluster"] = np.full(len(jobs), NOT_STARTED, np.int64)
+    out = jobs.copy(deep=False)  # copy on write: the input's columns are shared, not copied
     if not keep.any():
+        out["start"] = np.nan
+        out["end"] = np.nan
+        out["cluster"] = np.full(len(jobs), NOT_STARTED, np.int64)
         metrics = {key: float("nan") for key in _metric_names()}
         metrics.update(jobs=0, dropped=int(too_wide.sum()))
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
@@ -757,12 +774,17 @@ def finish_run(run: _Run) -> Result:
     _check_schedule(run)
     network = state.net.size > 0
     alloc = int(state.cfg[ALLOC])
-    out.loc[keep, "start"] = state.start
-    out.loc[keep, "end"] = state.end
-    column = out["cluster"].to_numpy().copy()
-    column[keep] = state.clus
-    out["cluster"] = column
     metrics = compute_metrics(kept, state.start, state.end, cap, state.fctr[Q_AREA])
+    schedule = {
+        "start": _spread(state.start, keep, np.nan),
+        "end": _spread(state.end, keep, np.nan),
+        "cluster": _spread(state.clus, keep, NOT_STARTED),
+    }
+    if any(name in out for name in schedule):  # columns of an earlier result: replaced in place
+        for name, values in schedule.items():
+            out[name] = values
+    else:  # appended without a copy (a column set with out[name] = ... is copied)
+        out = pd.concat([out, pd.DataFrame(schedule, index=out.index, copy=False)], axis=1)
     metrics["dropped"] = run.dropped
     counters = {"events": int(state.ctr[EVENTS]), "sessions": int(state.ctr[SESSIONS])}
     if network:
@@ -776,6 +798,17 @@ def finish_run(run: _Run) -> Result:
             tla_distinct=int(state.ctr[TLA_DISTINCT]),
         )
     return Result(out, metrics, run.clusters, _sparse_allocation(state, keep, cap.size), counters)
+
+
+def _spread(values: np.ndarray, keep: np.ndarray, missing) -> np.ndarray:
+    """``values`` of the kept jobs as a column of every input job, ``missing`` for the
+    others; ``values`` itself when every job was kept (the state's array becomes the
+    result's column, never copied: issue 55's memory per job)."""
+    if keep.all():
+        return values
+    column = np.full(keep.size, missing, values.dtype)
+    column[keep] = values
+    return column
 
 
 def _check_schedule(run: _Run) -> None:

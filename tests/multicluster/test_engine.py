@@ -318,3 +318,56 @@ def test_bad_rate_models_are_errors(model, match):
     jobs = pd.DataFrame({"submit": [0.0, 0.0], "runtime": [5.0, 5.0], "procs": [1, 1]})
     with pytest.raises(ValueError, match=match):
         simulate(jobs, [Cluster("a", 8)], rate_model=model)
+
+
+def _allocation_from_triples(state, keep, m):
+    """The allocation as the engine built it before issue 55: coordinate triples, one per
+    (job, site), from the state's clusters and split entries, then scipy's conversion
+    (the oracle of the direct CSR builder)."""
+    import scipy.sparse as sp
+
+    rows, cols, vals = [], [], []
+    kept_rows = np.flatnonzero(keep)
+    for j, c in enumerate(state.clus):
+        if c >= 0:
+            rows.append(kept_rows[j]), cols.append(c), vals.append(state.procs[j])
+        elif c == -1:  # co-allocated: its split entries, in order
+            for k in range(state.split_off[j], state.split_off[j] + state.split_len[j]):
+                rows.append(kept_rows[j])
+                cols.append(state.split_site[k])
+                vals.append(state.split_procs[k])
+    return sp.csr_array((vals, (rows, cols)), shape=(keep.size, m), dtype=np.int64)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    widths=st.lists(st.integers(1, 14), min_size=1, max_size=40),
+    coallocation=st.sampled_from([None, "fixed_order", "larger_first"]),
+)
+def test_the_allocation_matrix_holds_each_jobs_sites_and_widths(widths, coallocation):
+    """The CSR built directly (issue 55: no coordinate triples) equals, entry by entry
+    and in each row's order, the one built from coordinate triples: a single-site job
+    its width on its cluster, a co-allocated job its split entries, a dropped job (wider
+    than the system) nothing; int64 indices, as the triples gave."""
+    from hpcmodels.multicluster.engine import _sparse_allocation, prepare_run, run_to_end
+
+    m = 3
+    jobs = pd.DataFrame({"submit": np.arange(len(widths), dtype=float),
+                         "runtime": np.full(len(widths), 3.0), "procs": widths})  # fmt: skip
+    clusters = [Cluster("a", 4), Cluster("b", 6), Cluster("c", 2)]
+    run = prepare_run(jobs, clusters, "fcfs", "first_fit", coallocation=coallocation,
+                      slowdown=1.0, seed=0, drop_too_wide=True, rate_model=None, tla=None,
+                      network=None, debug=True)  # fmt: skip
+    if not hasattr(run, "state"):  # every job dropped
+        assert run.allocation.nnz == 0 and run.allocation.shape == (len(widths), m)
+        return
+    state = run_to_end(run.state)
+    ours = _sparse_allocation(state, run.keep, m)
+    ref = _allocation_from_triples(state, run.keep, m)
+    assert ours.indices.dtype == ref.indices.dtype == np.int64
+    assert ours.indptr.dtype == ref.indptr.dtype and ours.data.dtype == np.int64
+    np.testing.assert_array_equal(ours.indptr, ref.indptr)
+    np.testing.assert_array_equal(ours.indices, ref.indices)
+    np.testing.assert_array_equal(ours.data, ref.data)
+    sums = np.asarray(ours.sum(axis=1)).ravel()
+    np.testing.assert_array_equal(sums, np.where(run.keep, widths, 0))
