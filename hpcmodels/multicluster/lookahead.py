@@ -363,11 +363,12 @@ def tla_scores(
     rng = np.zeros(1, np.uint64)
     releases = release_heap(rel_time, rel_key, n_rel + n_wait)
     snap = Snapshot(speed, free, releases, n_rel, wprocs, wsubmit, west, now)
+    label = np.array(names, dtype=object)
     out = {}
     for c in range(cap.size):
         if free[c] < wprocs[0]:
             continue
         clus, start, cost = np.empty(n_wait, np.int64), np.empty(n_wait), np.empty(n_wait)
         att = simulate_branch(c, snap, policy_code, metric_code, rng, (clus, start, cost))
-        out[names[c]] = Score(float(att), cost.tolist(), [names[i] for i in clus], start.tolist())
+        out[names[c]] = Score(float(att), cost.tolist(), label[clus].tolist(), start.tolist())
     return out
