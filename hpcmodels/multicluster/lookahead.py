@@ -36,7 +36,6 @@ lives in :mod:`.ai2`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -44,7 +43,7 @@ import numba
 import numpy as np
 
 from ..equality import ByValue
-from ..errors import InvalidParameter, InvalidType, check_int, check_real
+from ..errors import InvalidParameter, check_int, check_real
 from .allocation import ALLOCATIONS, FASTEST_FIRST, pick
 from .heap import release_heap
 from .rates import predicted_end, tolerance
@@ -72,6 +71,7 @@ from .tla_branch import (
     branch_cost,
     release_key,
 )
+from .tla_input import job_columns, running_arrays, waiting_arrays
 from .tla_scoring import score_clusters, score_with_memo, simulate_branch
 
 __all__ = [
@@ -294,26 +294,6 @@ def _number(value, what: str, *, whole: bool = False, low: float = 0.0) -> float
     return check_real(what, value, at_least=None if low == -np.inf else low)
 
 
-def _snapshot(jobs, what: str, kind) -> list:
-    """``jobs`` (any iterable, read once) as a list of ``kind`` named tuples: each entry a
-    ``kind`` or a plain tuple or list of its fields, else an InvalidType naming it."""
-    if isinstance(jobs, str | bytes | dict | kind) or not isinstance(jobs, Iterable):
-        raise InvalidType(
-            f"{what} must be a list of {kind.__name__} (or tuples {kind._fields}), got {jobs!r:.80}"
-        )
-    out = []
-    for k, job in enumerate(jobs):
-        if not isinstance(job, kind):
-            if not isinstance(job, tuple | list) or len(job) != len(kind._fields):
-                raise InvalidType(
-                    f"{what}[{k}] must be a {kind.__name__} or a tuple "
-                    f"{kind._fields}, got {job!r:.80}"
-                )
-            job = kind(*job)
-        out.append(job)
-    return out
-
-
 def tla_scores(
     clusters,
     running,
@@ -327,81 +307,68 @@ def tla_scores(
     cluster where ``waiting[0]`` fits now, the :class:`Score` of allocating it there
     (the same kernel as ``simulate(..., allocation="tla")``; ATT metric).
 
-    ``clusters``: :class:`.Cluster` list; ``running``: :class:`RunningJob` (free
-    processors are the capacity minus what they hold); ``waiting``: :class:`WaitingJob`
-    in queue order (the first is the job to place); ``depth`` and ``policy`` as in
-    :class:`TLAOptions`.
+    ``clusters``: :class:`.Cluster` list (any iterable; a generator is read once);
+    ``running``: the running jobs, each ``cluster, procs, end`` (:class:`RunningJob`; free
+    processors are the capacity minus what they hold); ``waiting``: the waiting jobs in
+    queue order, each ``procs, submit, estimate`` (:class:`WaitingJob`; the first is the
+    job to place); ``depth`` and ``policy`` as in :class:`TLAOptions`.
 
-    Accepted: any iterable of clusters (a generator is read once); ``running`` and
-    ``waiting`` as any iterables of the named tuples or of plain tuples/lists of their
-    fields (``(cluster, procs, end)``, ``(procs, submit, estimate)``). Processor counts
-    are whole numbers in [1, 2**43 - 1] (the look-ahead packs a release's processors and
-    cluster in 64 bits: :data:`.tla_branch.MAX_TLA_PROCS`), times finite numbers
-    (``now``, ``submit``, ``end`` any sign; ``estimate`` >= 0); bools and strings are
-    refused. Cluster names must be
+    ``running`` and ``waiting`` are each accepted as any one of:
+
+    * records: any iterable (a list, a tuple, a generator, read once; a 1-D object array)
+      of the named tuples or of plain tuples/lists of their fields in order;
+    * a pandas DataFrame whose columns are exactly the fields (any order; its index is
+      ignored);
+    * a dict of columns whose keys are exactly the fields, each column a list, tuple,
+      1-D array or Series (all of one length);
+    * a structured NumPy array whose fields are exactly the fields;
+    * a 2-D NumPy array of one row per job and one column per field, in order (a float
+      array holds a cluster index as a whole float such as ``2.0``; an object array may
+      hold names).
+
+    Rows are counted from 0 in order (a frame's position, not its index label). Each
+    value is checked as a number of its own would be: processor counts are whole
+    numbers in [1, 2**43 - 1] (the look-ahead packs a release's processors and cluster
+    in 64 bits: :data:`.tla_branch.MAX_TLA_PROCS`), times finite numbers (``now``,
+    ``submit``, ``end`` any sign; ``estimate`` >= 0); bools, strings (numeric ones too),
+    None, NaN and inf are refused, whether in records or in a column (a bool or string
+    column, an object column holding one). A running job's ``cluster`` is a cluster's
+    name or its index, a whole number 0..m - 1 (not a bool). Cluster names must be
     distinct (the result is keyed by name). A waiting job's ``submit`` must not be after
     ``now`` (the snapshot is taken at ``now``; its turnaround would come out negative); a
-    running job's ``end`` before ``now`` counts as ``now``. Only the first ``depth``
-    waiting jobs are read. Anything else is an :class:`~hpcmodels.errors.InvalidParameter`
-    (:class:`~hpcmodels.errors.InvalidType` for a wrong container) naming the argument.
+    running job's ``end`` before ``now`` counts as ``now``; the running jobs on a cluster
+    may not hold more than its processors; a waiting job wider than every cluster is
+    refused. Only the first ``depth`` waiting jobs are read (and checked).
+
+    Anything else is an :class:`~hpcmodels.errors.InvalidParameter` naming the argument,
+    and for a value its row and field (``waiting[17].estimate must be a finite number >=
+    0.0, got nan``; the first refused one: the lowest row, then the first rule above it
+    breaks); an :class:`~hpcmodels.errors.InvalidType` for a wrong container, a row that
+    is no record, or a value that is no number (a bool, a string, None). A frame, dict or
+    structured array with a column missing, an extra or a repeated one, or columns of
+    different lengths, and a 2-D array of another number of columns, is an
+    :class:`~hpcmodels.errors.InvalidParameter` naming the columns.
     """
     options = TLAOptions(depth=depth, policy=policy)
     system = as_system(clusters)
     cap, speed, names = system.procs, system.speeds, system.names
     now = _number(now, "now", low=-np.inf)
-    free = cap.astype(np.int64).copy()
-    running = _snapshot(running, "running", RunningJob)
-    waiting = _snapshot(waiting, "waiting", WaitingJob)
-    if not waiting:
+    running, n_rel = job_columns(running, "running", RunningJob)
+    waiting, n_wait = job_columns(waiting, "waiting", WaitingJob, options.depth)
+    if not n_wait:
         raise InvalidParameter("waiting is empty: there is no job to place")
-    n_rel, n_wait = (
-        len(running),
-        len(waiting) if options.depth is None else min(options.depth, len(waiting)),
-    )
-    rel_time = np.empty(n_rel)
-    rel_key = np.empty(n_rel, np.int64)
-    for k, job in enumerate(running):
-        c = job.cluster
-        if isinstance(c, str):
-            if c not in names:
-                raise InvalidParameter(f"running[{k}].cluster {c!r} is not one of {names}")
-            c = names.index(c)
-        elif isinstance(c, bool) or not isinstance(c, int | np.integer) or not 0 <= c < cap.size:
-            raise InvalidParameter(
-                f"running[{k}].cluster {c!r}: give a name or index 0..{cap.size - 1}"
-            )
-        p = int(_number(job.procs, f"running[{k}].procs", whole=True, low=1))
-        end = _number(job.end, f"running[{k}].end", low=-np.inf)
-        free[c] -= p
-        if free[c] < 0:
-            raise InvalidParameter(
-                f"running jobs hold more than cluster {names[c]!r}'s {cap[c]} processors"
-            )
-        rel_time[k], rel_key[k] = max(end, now), release_key(c, p)
-    wprocs = np.empty(n_wait, np.int64)
-    wsubmit, west = np.empty(n_wait), np.empty(n_wait)
-    for k, job in enumerate(waiting[:n_wait]):
-        wprocs[k] = int(_number(job.procs, f"waiting[{k}].procs", whole=True, low=1))
-        wsubmit[k] = _number(job.submit, f"waiting[{k}].submit", low=-np.inf)
-        if wsubmit[k] > now:  # a snapshot at now holds no job submitted later
-            raise InvalidParameter(
-                f"waiting[{k}].submit = {job.submit!r} is after now = {now!r}: a job waiting "
-                "at now was submitted at or before now"
-            )
-        west[k] = _number(job.estimate, f"waiting[{k}].estimate")
-        if wprocs[k] > cap.max():
-            raise InvalidParameter(
-                f"waiting[{k}] needs {wprocs[k]} processors, more than any cluster"
-            )
+    rel_time, rel_key, free = running_arrays(running, n_rel, names, cap, now)
+    wprocs, wsubmit, west = waiting_arrays(waiting, n_wait, int(cap.max()), now)
     _, _, policy_code, metric_code = options.codes()
     rng = np.zeros(1, np.uint64)
     releases = release_heap(rel_time, rel_key, n_rel + n_wait)
     snap = Snapshot(speed, free, releases, n_rel, wprocs, wsubmit, west, now)
+    label = np.array(names, dtype=object)
     out = {}
     for c in range(cap.size):
         if free[c] < wprocs[0]:
             continue
         clus, start, cost = np.empty(n_wait, np.int64), np.empty(n_wait), np.empty(n_wait)
         att = simulate_branch(c, snap, policy_code, metric_code, rng, (clus, start, cost))
-        out[names[c]] = Score(float(att), cost.tolist(), [names[i] for i in clus], start.tolist())
+        out[names[c]] = Score(float(att), cost.tolist(), label[clus].tolist(), start.tolist())
     return out
