@@ -71,6 +71,10 @@ from .state import (
     Q_AREA,
     QLEN,
     REBUILD,
+    RES_MOVED,
+    RES_SEARCHED,
+    RES_SEARCHES,
+    RES_STEPS,
     RLEN,
     SESSIONS,
     TLA_ACTIVATIONS,
@@ -492,7 +496,11 @@ def simulate(
     ``tla`` sets TLA's knobs (:class:`.lookahead.TLA`; default: every waiting job
     simulated, allocation depth 1, fastest first inside, ATT) and is refused with any
     allocation but ``"tla"``; with ``allocation="tla"`` the counters report its
-    activations and decision changes against simulation depth 1. ``network`` (Jones
+    activations and decision changes against simulation depth 1; with
+    ``selection="conservative"`` they count the reservations recomputed to another time
+    or cluster (``reservations_moved``), those recomputed by a search
+    (``reservations_searched``), the earliest-fit searches (``searches``, one per
+    cluster tried) and the profile steps they scanned (``search_steps``). ``network`` (Jones
     2005's links) applies to a bandwidth-aware module, or, when dynamic, to a Huang
     heuristic's co-allocated jobs; elsewhere (no co-allocation, or a static network with
     a Huang heuristic) it is refused. ``rate_model=(rate_code, params)`` plugs in a model of running
@@ -790,6 +798,13 @@ def finish_run(run: _Run) -> Result:
     if network:
         counters["max_link_level"] = float(state.fctr[MAX_LEVEL])
         counters["module_calls"] = int(state.ctr[MODULE_CALLS])
+    if int(state.cfg[KEEPS_SLOT]) & KEEP_RESERVATIONS:  # conservative backfilling
+        counters.update(
+            reservations_moved=int(state.ctr[RES_MOVED]),
+            reservations_searched=int(state.ctr[RES_SEARCHED]),
+            searches=int(state.ctr[RES_SEARCHES]),
+            search_steps=int(state.ctr[RES_STEPS]),
+        )
     if alloc == TLA:
         counters.update(
             tla_activations=int(state.ctr[TLA_ACTIVATIONS]),

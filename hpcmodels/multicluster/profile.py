@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from .rates import predicted_end, tolerance
-from .state import P_FREE, P_USED, RLEN
+from .state import P_FREE, P_USED, RES_STEPS, RLEN
 
 __all__ = [
     "earliest_start",
@@ -417,9 +417,12 @@ def list_earliest(state, k, prev, p, d):
     -1; ``k = p_head[c]`` searches all of cluster ``c``), at which ``p`` processors stay
     free for ``d`` seconds (a zero ``d``: at that instant). Returns (time, its node, the
     node before it, the first node with at least ``p`` free, the node before that);
-    the time is inf and the nodes -1 if there is none."""
+    the time is inf and the nodes -1 if there is none. The nodes visited are counted in
+    ``ctr[RES_STEPS]``."""
     first, first_prev = -1, -1
+    steps = 0
     while k >= 0:
+        steps += 1
         if state.p_free[k] < p:
             prev = k
             k = state.p_next[k]
@@ -436,7 +439,10 @@ def list_earliest(state, k, prev, p, d):
                 break
             prev = m
             m = state.p_next[m]
+            steps += 1
         if ok:
+            state.ctr[RES_STEPS] += steps
             return s, k, before, first, first_prev
         k = m
+    state.ctr[RES_STEPS] += steps
     return np.inf, -1, -1, first, first_prev

@@ -82,7 +82,11 @@ MODULE_CALLS = 15  # co-allocation decisions asked of a bandwidth-aware module
 PLACED_SPLIT = 16  # sites of the split a bandwidth-aware module just placed (0: none)
 TLA_TWO_FIT = 17  # TLA decisions where at least two clusters fit, whatever else waits
 TLA_DISTINCT = 18  # look-ahead decisions whose scores tell two fitting clusters apart
-N_CTR = 19
+RES_MOVED = 19  # conservative: reservations recomputed to another time or cluster
+RES_SEARCHED = 20  # conservative: reservations recomputed by a search (kept ones not)
+RES_SEARCHES = 21  # conservative: earliest-fit searches (one per cluster tried)
+RES_STEPS = 22  # conservative: profile steps those searches (and the kept checks) scanned
+N_CTR = 23
 
 # values of ctr[REBUILD]
 FULL = 1  # predicted ends moved (or no profile yet): every reservation may change

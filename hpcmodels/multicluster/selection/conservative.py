@@ -75,7 +75,18 @@ from ..profile import (
 )
 from ..rates import apply_rates, tolerance
 from ..segtree import ANY, seg_first_le, seg_set
-from ..state import DIRTY, FULL, HOLES, QLEN, REBUILD, RLEN
+from ..state import (
+    DIRTY,
+    FULL,
+    HOLES,
+    QLEN,
+    REBUILD,
+    RES_MOVED,
+    RES_SEARCHED,
+    RES_SEARCHES,
+    RES_STEPS,
+    RLEN,
+)
 from .greedy import head
 
 __all__ = ["conservative"]
@@ -86,7 +97,8 @@ def _start_or_hold(state, j, t, rate_code, params, starts, best, allowed):
     """Conservative, one job whose earliest times over the clusters are ``starts``
     (minimum ``best``): start it now if ``best`` is ``t`` and a tied cluster has the
     processors; otherwise record its reservation on the lowest-index cluster with the
-    earliest time. Returns (cluster, started)."""
+    earliest time (counted in ``ctr[RES_MOVED]`` when it had another reservation). Returns
+    (cluster, started)."""
     if best == t:
         for c in range(starts.size):
             allowed[c] = starts[c] == t
@@ -96,6 +108,9 @@ def _start_or_hold(state, j, t, rate_code, params, starts, best, allowed):
             apply_rates(state, t, rate_code, params)
             return c, True
     c = np.argmin(starts)
+    old = state.res_time[j]
+    if old < np.inf and (old != best or state.res_clus[j] != c):
+        state.ctr[RES_MOVED] += 1
     state.res_time[j] = best
     state.res_clus[j] = c
     seg_set(state.rtree, state.qrank[j], best)
@@ -117,6 +132,7 @@ def _reserve_or_start(state, j, t, rate_code, params, scratch, cursor, offset):
     p = state.procs[j]
     starts, nodes, before, allowed = scratch
     best = np.inf
+    state.ctr[RES_SEARCHED] += 1
     for c in range(m):
         starts[c] = np.inf
         if cap[c] >= p:
@@ -124,6 +140,7 @@ def _reserve_or_start(state, j, t, rate_code, params, scratch, cursor, offset):
             k, prev = cursor[slot, 0], cursor[slot, 1]
             if k < 0:
                 k, prev = state.p_head[c], -1
+            state.ctr[RES_SEARCHES] += 1
             starts[c], nodes[c], before[c], first, first_prev = list_earliest(
                 state, k, prev, p, state.estimate[j] / speed[c]
             )
@@ -179,7 +196,8 @@ def _kept(state, j, t, times, frees, sizes, table):
             d = state.estimate[j] / speed[c]
             limit = min(res, hole[c]) if hole[c] > t else t
             k0 = _first_step(table, c, p, d, t, times, sizes[c])
-            s, _, _, exact = earliest_from(times, frees, c, sizes[c], p, d, k0, limit)
+            s, _, m, exact = earliest_from(times, frees, c, sizes[c], p, d, k0, limit)
+            state.ctr[RES_STEPS] += m - k0
             if exact and (s < res or (s == res and c < ck)):
                 return False
     for c in range(cap.size):  # no cluster offers an earlier start
@@ -208,6 +226,7 @@ def _recompute_in_arrays(state, t, rate_code, params, holes, dirty):
     wtree, at_rank, procs, estimate = state.wtree, state.at_rank, state.procs, state.estimate
     kept = holes
     after = t + tolerance(t)
+    searched = searches = steps = 0
     r = 0
     while True:
         r = seg_first_le(wtree, r, ANY)
@@ -238,13 +257,19 @@ def _recompute_in_arrays(state, t, rate_code, params, holes, dirty):
                     if lb > t:
                         k0 = np.searchsorted(times[c, : sizes[c]], lb)
                 s, kk[c], mm[c], _ = earliest_from(times, frees, c, sizes[c], p, d, k0, best)
+                searches += 1
+                steps += mm[c] - k0
                 starts[c] = s
                 _record(table, c, p, d, s, sizes[c])
                 best = min(best, s)
+        searched += 1
         c, _ = _start_or_hold(state, j, t, rate_code, params, starts, best, allowed)
         e = best + estimate[j] / speed[c]
         sizes[c] = cut_steps(times, frees, c, sizes[c], kk[c], mm[c], e, p)
         r += 1
+    state.ctr[RES_SEARCHED] += searched
+    state.ctr[RES_SEARCHES] += searches
+    state.ctr[RES_STEPS] += steps
     list_from_arrays(state, times, frees, sizes)
 
 
