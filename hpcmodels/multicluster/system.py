@@ -9,6 +9,7 @@ import numpy as np
 
 from ..bounds import MAX_PROCS
 from ..errors import InvalidParameter, InvalidType, check_int, check_real
+from .network import Network
 
 __all__ = ["Cluster", "System", "as_system", "MAX_PROCS"]
 
@@ -81,6 +82,8 @@ def as_system(clusters: Iterable[Cluster] | System, network=None) -> System:
     cluster, or two clusters of the same name, an
     :class:`~hpcmodels.errors.InvalidParameter` naming it: results keyed by name
     (:func:`.lookahead.tla_scores`) would silently keep one of them."""
+    if network is not None and not isinstance(network, Network):
+        raise InvalidType(f"network must be a hpcmodels.bandwidth.Network, got {network!r:.80}")
     if isinstance(clusters, System):
         if network is None:
             return clusters

@@ -98,3 +98,9 @@ def test_a_system_carries_its_networks_links_computed_once_at_the_entry(monkeypa
     res = simulate(wide, CLUSTERS, "fcfs", "first_fit", coallocation="b1", network=net)
     assert calls == [3]  # once, at the entry: the unplaceable check and the state share it
     assert res.jobs["start"].notna().all()
+
+
+@pytest.mark.parametrize("network", ["net", 1000.0, float("nan"), [1000.0], {"bsbw": 1.0}])
+def test_a_network_that_is_not_one_is_refused_naming_it(network):
+    with pytest.raises(InvalidType, match="network must be a hpcmodels.bandwidth.Network"):
+        as_system(CLUSTERS, network)
