@@ -31,6 +31,7 @@ import numpy as np
 
 from .rates import predicted_end, tolerance
 from .state import P_FREE, P_USED, RES_STEPS, RLEN
+from .vector import WIDTH, at_least_mask, move_items, trailing_zeros
 
 __all__ = [
     "earliest_start",
@@ -73,6 +74,12 @@ def earliest_start(times, frees, size, p, d):
     return np.inf
 
 
+@numba.njit(cache=True, inline="always")
+def _above(i):
+    """The bits above bit ``i`` (0 <= i <= 63) of an int64."""
+    return 0 if i >= WIDTH - 1 else (-1) << (i + 1)
+
+
 @numba.njit(cache=True)
 def earliest_from(times, frees, c, size, p, d, k, limit):
     """:func:`earliest_start` on row ``c`` of array profiles, searching from step ``k`` on
@@ -81,22 +88,56 @@ def earliest_from(times, frees, c, size, p, d, k, limit):
 
     Returns (time, its step, the first step at or after ``time + d`` (``size`` if none),
     exact): the earliest start when ``exact``; otherwise a candidate start after
-    ``limit``, at most the earliest start (every candidate before it failed)."""
+    ``limit``, at most the earliest start (every candidate before it failed).
+
+    The same candidates as a step-by-step walk, in the same order, with the same sums
+    (``time + d``): a start is tried at each step with at least ``p`` free processors
+    that follows one with fewer (or is step ``k``), and fails at the first step with
+    fewer before ``time + d``. The row is read 64 steps at a time as a bit mask of the
+    steps with at least ``p`` free (:func:`.vector.at_least_mask`; C-contiguous rows),
+    so that a failed start and the steps skipped after it cost a few bit operations, not
+    one unpredictable branch per step."""
+    base = c * frees.shape[1]
     while k < size:
-        if frees[c, k] < p:
-            k += 1
-            continue
-        s = times[c, k]
-        if s > limit:
-            return s, k, k, False
-        m = k + 1
-        while m < size and times[c, m] < s + d:
-            if frees[c, m] < p:
-                break
-            m += 1
+        n = size - k
+        if n >= WIDTH:
+            fits, valid, n = at_least_mask(frees, base + k, p), -1, WIDTH
         else:
-            return s, k, m, True
-        k = m  # every start up to the failing step contains it: skip them
+            fits, valid = 0, (1 << n) - 1
+            for i in range(n):
+                if frees[c, k + i] >= p:
+                    fits |= 1 << i
+        while fits != 0:  # candidate starts in steps k .. k + n - 1
+            i = trailing_zeros(fits)
+            s = times[c, k + i]
+            if s > limit:
+                return s, k + i, k + i, False
+            e = s + d
+            blocked = ~fits & _above(i) & valid
+            if blocked != 0:  # the first step with fewer than p free after the start
+                j = trailing_zeros(blocked)
+                if times[c, k + j] < e:
+                    fits &= _above(j)  # starts up to that step contain it
+                    continue
+                m = k + i + 1
+                while times[c, m] < e:
+                    m += 1
+                return s, k + i, m, True
+            m = k + i + 1  # every later step of the block has p free
+            while m < k + n and times[c, m] < e:
+                m += 1
+            if m < k + n:
+                return s, k + i, m, True
+            while m < size and times[c, m] < e:
+                if frees[c, m] < p:
+                    break
+                m += 1
+            else:
+                return s, k + i, m, True
+            k = m  # failed at step m, after this block
+            break
+        else:
+            k += n
     return np.inf, size, size, True
 
 
@@ -104,14 +145,15 @@ def earliest_from(times, frees, c, size, p, d, k, limit):
 def cut_steps(times, frees, c, size, k, m, e, p):
     """:func:`reserve` on row ``c`` from the steps :func:`earliest_from` found: ``p``
     processors out of steps ``k`` (start ``times[c, k]``) up to the end ``e``, ``m``
-    being the first step after ``k`` at or after ``e``; ``e`` becomes a step boundary.
+    being the first step after ``k`` at or after ``e``; ``e`` becomes a step boundary
+    (the steps after it move up one place, by ``memmove``: :func:`.vector.move_items`).
     Returns the new size."""
     if e <= times[c, k]:
         return size
     if m == size or times[c, m] != e:
-        for i in range(size, m, -1):
-            times[c, i] = times[c, i - 1]
-            frees[c, i] = frees[c, i - 1]
+        base = c * times.shape[1]
+        move_items(times, base + m + 1, base + m, size - m)
+        move_items(frees, base + m + 1, base + m, size - m)
         times[c, m] = e
         frees[c, m] = frees[c, m - 1]
         size += 1
@@ -207,9 +249,8 @@ def _split(times, frees, size, x):
     k = max(np.searchsorted(times[:size], x, "right") - 1, 0)
     if times[k] == x:
         return k, size
-    for m in range(size, k + 1, -1):
-        times[m] = times[m - 1]
-        frees[m] = frees[m - 1]
+    move_items(times, k + 2, k + 1, size - k - 1)
+    move_items(frees, k + 2, k + 1, size - k - 1)
     times[k + 1] = x
     frees[k + 1] = frees[k]
     return k + 1, size + 1

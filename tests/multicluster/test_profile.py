@@ -301,6 +301,91 @@ def test_earliest_start_and_from_against_brute_force(prof, p, d, k0, limit):
         assert times[k] == s and frees[k] >= p
 
 
+def walk_earliest_from(times, frees, size, p, d, k, limit):
+    """``earliest_from`` as it was before it read 64 steps per bit mask (issue 55): one
+    step at a time; the new search must return exactly this, candidates included."""
+    while k < size:
+        if frees[k] < p:
+            k += 1
+            continue
+        s = times[k]
+        if s > limit:
+            return s, k, k, False
+        m = k + 1
+        while m < size and times[m] < s + d:
+            if frees[m] < p:
+                break
+            m += 1
+        else:
+            return s, k, m, True
+        k = m
+    return INF, size, size, True
+
+
+@st.composite
+def long_rows(draw):
+    """A row of 1-300 steps (most searches cross 64-step blocks), times strictly
+    increasing by 1-4 s from a base near 0 or 1e9 (sums s + d then round), frees 0-6
+    with long stretches of one value (runs longer and shorter than a block)."""
+    size = draw(st.integers(1, 300))
+    base = draw(st.sampled_from([0.0, 1e9 + 0.25]))
+    gaps = draw(st.lists(st.integers(1, 4), min_size=size, max_size=size))
+    runs = draw(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 90)), min_size=1, max_size=20))
+    frees = [f for f, n in runs for _ in range(n)]
+    frees = (frees * (size // len(frees) + 1))[:size]
+    times = base + np.cumsum(np.array(gaps, float))
+    return times, np.array(frees, np.int64)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    row=long_rows(),
+    p=st.integers(0, 7),
+    d=st.sampled_from([0.0, 0.5, 1.0, 3.0, 4.0, 9.0, 40.0, 130.0, 1e4]),
+    k0=st.integers(0, 300),
+    limit_at=st.one_of(st.none(), st.integers(0, 299)),
+    room=st.integers(0, 70),
+)
+def test_earliest_from_on_long_rows_is_the_step_walk(row, p, d, k0, limit_at, room):
+    """Rows up to 300 steps in a wider array (``room`` spare columns, a noise row before
+    and after): the bit-mask search returns what the step-by-step walk returns (start,
+    steps, exactness, the candidate after the limit) and, when exact, the brute-force
+    earliest start."""
+    times, frees = row
+    size = times.size
+    k0 = min(k0, size)
+    limit = INF if limit_at is None else float(times[min(limit_at, size - 1)])
+    width = size + room
+    rows_t = np.full((3, width), -5.0)
+    rows_f = np.full((3, width), 99, np.int64)
+    rows_t[1, :size], rows_f[1, :size] = times, frees
+    rows_t[1, size:], rows_f[1, size:] = 1e300, 99  # spare columns the search must not read
+    got = earliest_from(rows_t, rows_f, 1, size, p, d, k0, limit)
+    assert got == walk_earliest_from(times, frees, size, p, d, k0, limit)
+    if got[3]:
+        steps = list(zip(times.tolist(), frees.tolist(), strict=True))
+        want = brute_earliest(lambda x: value_at(steps, x), times.tolist()[k0:], p, d)
+        assert got[0] == want
+
+
+def test_hand_worked_earliest_from_across_blocks():
+    """130 steps 1 s apart (times 0..129); 3 free everywhere but steps 10, 70 and 128
+    (0 free). 3 processors for 60 s: the start at 0 fails at 10, 11 fails at 70 (in the
+    second 64-step block), 71 fails at 128; 129, the last step, lasts forever: m = 130.
+    For 50 s: 11 (the window 11..60 lies in the first block), m = 61. For 55 s from step
+    65: 71, ending at 126; with limit 70: the candidate 71, inexact."""
+    times = np.arange(130.0)
+    frees = np.full(130, 3, np.int64)
+    frees[[10, 70, 128]] = 0
+    t2, f2 = times[None, :].copy(), frees[None, :].copy()
+    assert earliest_from(t2, f2, 0, 130, 3, 60.0, 0, INF) == (129.0, 129, 130, True)
+    assert earliest_from(t2, f2, 0, 130, 3, 50.0, 0, INF) == (11.0, 11, 61, True)
+    assert earliest_from(t2, f2, 0, 130, 3, 55.0, 65, INF) == (71.0, 71, 126, True)
+    assert earliest_from(t2, f2, 0, 130, 3, 55.0, 65, 70.0) == (71.0, 71, 71, False)
+    # 4 processors: never (inf, size, size, exact)
+    assert earliest_from(t2, f2, 0, 130, 4, 1.0, 0, INF) == (INF, 130, 130, True)
+
+
 # ------------------------------------------------------------------ reserve / cut_steps
 def test_hand_worked_reserve_and_cut_steps():
     # [0, 10): 5, [10, 20): 3, from 20: 8; reserve 2 over [5, 15): split at 5 and 15 ->
