@@ -333,6 +333,8 @@ def long_rows(draw):
     runs = draw(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 90)), min_size=1, max_size=20))
     frees = [f for f, n in runs for _ in range(n)]
     frees = (frees * (size // len(frees) + 1))[:size]
+    if draw(st.booleans()):  # the row's last step blocks every width: a window can end there
+        frees[-1] = 0
     times = base + np.cumsum(np.array(gaps, float))
     return times, np.array(frees, np.int64)
 
@@ -342,7 +344,7 @@ def long_rows(draw):
     row=long_rows(),
     p=st.integers(0, 7),
     d=st.sampled_from([0.0, 0.5, 1.0, 3.0, 4.0, 9.0, 40.0, 130.0, 1e4]),
-    k0=st.integers(0, 300),
+    k0=st.one_of(st.integers(0, 300), st.integers(-70, -1)),
     limit_at=st.one_of(st.none(), st.integers(0, 299)),
     room=st.integers(0, 70),
 )
@@ -350,10 +352,11 @@ def test_earliest_from_on_long_rows_is_the_step_walk(row, p, d, k0, limit_at, ro
     """Rows up to 300 steps in a wider array (``room`` spare columns, a noise row before
     and after): the bit-mask search returns what the step-by-step walk returns (start,
     steps, exactness, the candidate after the limit) and, when exact, the brute-force
-    earliest start."""
+    earliest start. A negative ``k0`` starts that many steps before the row's end (a
+    block shorter than 64 steps)."""
     times, frees = row
     size = times.size
-    k0 = min(k0, size)
+    k0 = max(size + k0, 0) if k0 < 0 else min(k0, size)
     limit = INF if limit_at is None else float(times[min(limit_at, size - 1)])
     width = size + room
     rows_t = np.full((3, width), -5.0)
@@ -384,6 +387,12 @@ def test_hand_worked_earliest_from_across_blocks():
     assert earliest_from(t2, f2, 0, 130, 3, 55.0, 65, 70.0) == (71.0, 71, 71, False)
     # 4 processors: never (inf, size, size, exact)
     assert earliest_from(t2, f2, 0, 130, 4, 1.0, 0, INF) == (INF, 130, 130, True)
+    # the first 129 steps: the row's last step (128) is the blocker. 3 for 60 s from step
+    # 71 fails there (57 s): never. From step 100 (a block of 29 steps): 3 for 20 s fits
+    # at 100 (m = 120); 3 for 40 s fails at 128 (28 s): never
+    assert earliest_from(t2, f2, 0, 129, 3, 60.0, 71, INF) == (INF, 129, 129, True)
+    assert earliest_from(t2, f2, 0, 129, 3, 20.0, 100, INF) == (100.0, 100, 120, True)
+    assert earliest_from(t2, f2, 0, 129, 3, 40.0, 100, INF) == (INF, 129, 129, True)
 
 
 # ------------------------------------------------------------------ reserve / cut_steps
