@@ -19,7 +19,9 @@ for conservative backfilling, the waiting jobs' reservations.
   from a given step up to a limit and returns the steps it found, :func:`cut_steps`
   reserves there without searching again, and a lower-bound table
   (:func:`bound_table`, :func:`bound_query`, :func:`bound_record`) lets a search start
-  where an earlier search of the same pass proves nothing can fit before.
+  where an earlier search of the same pass proves nothing can fit before. The search
+  reads 64 steps at a time as a bit mask, and a new step boundary moves the rest of the
+  row by ``memmove`` (:mod:`.vector`; issue 55).
 """
 
 from __future__ import annotations

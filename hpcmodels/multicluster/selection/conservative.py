@@ -37,18 +37,36 @@ Cost of a session after early finishes (k jobs kept, q - k re-reserved, steps pe
 cluster O(r + q / m)): O(r log r + m x steps) to rebuild, O(m x h) per kept job (h: the
 steps before the holes' ends, or its bound) and O(m x (w + log n)) per re-reserved one,
 w the steps a search scans from its bound: O(q x m x steps) at worst, as a full
-recompute, and about q x m x w in practice. Measured under overload (offered load 1.5,
-estimates 1-3x the run times, one cluster of 128, 20,000 jobs, mean queue 2,400): 21 %
-of the re-reserved jobs kept, w = 247 of 1,673 steps (a full scan visited 1,585): 31 s
-CPU per run instead of 85 s with a full recompute (34 s instead of 65 s on 4 x 64
-processors at speeds 0.5/1/1.5/2; ``benchmarks/bench_engine.py``). The cost stays
-quadratic in the queue per early finish because that many reservations really change: an
-early finish under overload moves the reservations of about 60 % of the waiting jobs
-(measured at 2,000-6,000 jobs, one and four clusters; the first change is at about a
-quarter of the queue and most later jobs shift), about 3 x 10^7 changed reservations in
-a 20,000-job run and 7 x 10^8 at 10^5 jobs. Any exact method that keeps explicit
-reservations must recompute them, and the schedules being bit-identical rules out
-shifting a block of reservations by a common offset (the floating-point sums differ).
+recompute, and about q x m x w in practice. The cost stays quadratic in the queue per
+early finish because that many reservations really change: an early finish under
+overload moves the reservations of about 60 % of the waiting jobs (at 20,000 jobs on
+one cluster the first change comes at about an eighth of the queue and 62 % of the
+reservations move, a third of them to a later time). Any exact method that keeps
+explicit reservations must recompute them, and the schedules being bit-identical rules
+out shifting a block of reservations by a common offset (the floating-point sums
+differ).
+
+Measured (issue 55; ``Result.counters``: ``reservations_moved``, ``reservations_searched``,
+``searches``, ``search_steps``) under overload: offered load 1.5, estimates 1-3x the run
+times, 20,000 jobs (``benchmarks/bench_engine.py``, conservative table), CPU time of
+paired runs on 2 shared cores. One cluster of 128 (mean queue 2,460): 3.18 x 10^7 moved
+reservations, 3.87 x 10^7 searched ones (the rest of the recomputed jobs are kept by
+:func:`_kept`), 163 steps scanned per search from its bound; about 21 s per run, 650-700
+ns per move (33 s, 1.0 us per move, when every search walked the row step by step and
+every new boundary shifted it element by element; 85 s before issue 24's kept prefix
+and bounds). 4 x 64 at speeds 0.5/1/1.5/2: 3.18 x 10^7 moves, 3.7 searches per searched
+job, 33-37 s, 1.05-1.16 us per move (38-42 s before: the bounds and the short rows of
+four clusters gain less). 10^5 jobs on 1 x 128 (one run): 8.2 x 10^8 moves, 454 steps
+per search, 829 s CPU, 1.01 us per move.
+Where the time of a recompute goes (perf, the 1 x 128 run's sessions replayed): the
+searches 31 % (each moved reservation's search still rejects about 24 candidate
+windows, starts with p free processors but not for d seconds, after its lower bound,
+each a data-dependent branch), the lower-bound table 13 %, the memmove of a row after
+a new boundary (about 160 steps) 11 %, the kept prefix 11 %, numba's reference counts
+8 %, the loop itself the rest: the issue's 100 ns per move is not met. An unrolled list
+of 32-step blocks with stale per-width bounds on the longest window starting in each
+block halved the windows tried (10.8 per move) in a prototype, but its bookkeeping
+cost as much as it saved.
 """
 
 from __future__ import annotations
