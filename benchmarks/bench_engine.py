@@ -96,7 +96,7 @@ shared with another computation): 20,000 jobs 30.6 s on 1 x 128 (85.0 s recomput
 every reservation) and 34.4 s on 4 x 64 (64.5 s); for issue 55 (paired runs against the
 code before it, CPU s, 2 shared cores): 1 x 128 33 s -> 21 s, 3.18 x 10^7 moves, 1.0 us
 -> 650-700 ns per move; 4 x 64 40 s -> 35 s, 1.25 -> 1.1 us per move; 10^5 jobs on 1 x
-128 829 s, 8.2 x 10^8 moves, 1.01 us per move. The targets are not met.
+128 1,971 s -> 829 s, 8.2 x 10^8 moves, 2.4 -> 1.01 us per move. The targets are not met.
 
 When this benchmark was written, the three "same semantics" cases (FCFS, smallest
 first, first available against EBF) gave identical start times for every one of the

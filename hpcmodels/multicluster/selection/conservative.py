@@ -56,8 +56,9 @@ ns per move (33 s, 1.0 us per move, when every search walked the row step by ste
 every new boundary shifted it element by element; 85 s before issue 24's kept prefix
 and bounds). 4 x 64 at speeds 0.5/1/1.5/2: 3.18 x 10^7 moves, 3.7 searches per searched
 job, 33-37 s, 1.05-1.16 us per move (38-42 s before: the bounds and the short rows of
-four clusters gain less). 10^5 jobs on 1 x 128 (one run): 8.2 x 10^8 moves, 454 steps
-per search, 829 s CPU, 1.01 us per move.
+four clusters gain less). 10^5 jobs on 1 x 128 (one run each): 8.2 x 10^8 moves, 454
+steps per search, 829 s CPU, 1.01 us per move (1,971 s, 2.4 us per move, before: the
+rows are longer, and so was each element-by-element shift).
 Where the time of a recompute goes (perf, the 1 x 128 run's sessions replayed): the
 searches 31 % (each moved reservation's search still rejects about 24 candidate
 windows, starts with p free processors but not for d seconds, after its lower bound,
