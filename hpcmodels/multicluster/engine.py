@@ -53,7 +53,7 @@ from .metrics import compute_metrics
 from .network import Network
 from .profile import init_pool
 from .queue import KEEP_ESTIMATES, KEEP_RESERVATIONS
-from .rates import BANDWIDTH, CROWDING, RATE_MODELS
+from .rates import BANDWIDTH, CROWDING, NO_MODEL, RATE_MODELS
 from .segtree import seg_base
 from .selection import BACKFILLING, QUEUE_KEEPS, SELECTIONS, queue_ranks, session
 from .state import (
@@ -256,7 +256,10 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
     if missing:
         raise InvalidParameter(f"jobs lacks column(s) {missing} (needs submit, runtime, procs)")
     out = {}
-    if "origin" in jobs:
+    origin = _whole(jobs, "origin", 0)
+    if origin is not None:
+        out["origin"] = origin
+    elif "origin" in jobs:
         origin = _column(jobs, "origin", "origin")
         bad = ~np.isfinite(origin) | (origin < 0) | (origin != np.round(origin))
         if bad.any():
@@ -266,7 +269,10 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
                 "'origin' must hold cluster indices, whole numbers >= 0)"
             )
         out["origin"] = np.minimum(origin, 2.0**62).astype(np.int64)
+    procs = _whole(jobs, "procs", 1)
     for name in ("submit", "runtime", "procs", "estimate"):
+        if name == "procs" and procs is not None:
+            continue
         values = _column(jobs, name, "runtime" if name == "estimate" and name not in jobs else name)
         bad = ~np.isfinite(values) | (values < (1 if name == "procs" else 0))
         if name == "procs":
@@ -279,6 +285,9 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
                 f"(must be finite, {rule})"
             )
         out[name] = values
+    if procs is not None:
+        out["procs"] = procs
+        return out
     if np.any(out["procs"] != np.round(out["procs"])):
         i = int(np.argmax(out["procs"] != np.round(out["procs"])))
         raise InvalidParameter(
@@ -286,6 +295,20 @@ def _as_jobs(jobs: pd.DataFrame) -> dict[str, np.ndarray]:
         )
     out["procs"] = out["procs"].astype(np.int64)
     return out
+
+
+def _whole(jobs: pd.DataFrame, name: str, least: int) -> np.ndarray | None:
+    """Column ``name`` itself (no copy: issue 55's memory per job) when it is int64 with
+    every value in ``[least, 2**53]``, where the float64 reading of :func:`_as_jobs` is
+    exact and accepts every value, so the arrays are equal; None otherwise (absent, another
+    dtype, or a value out of range: :func:`_as_jobs` reads it through float64 and names
+    the culprit)."""
+    if name not in jobs or jobs[name].dtype != np.int64:
+        return None
+    values = jobs[name].to_numpy()
+    if values.size and (values.min() < least or values.max() > MAX_PROCS):
+        return None
+    return values
 
 
 def _rate_model(rate_model) -> tuple[int, np.ndarray]:
@@ -382,11 +405,14 @@ def build_state(
     tla: TLAOptions | None = None,
     network: Network | None = None,
     links: np.ndarray | None = None,
+    rates: bool = True,
 ) -> State:
     """A fresh engine state for validated job arrays (``data``: submit, runtime, procs,
     estimate). ``links``: the links' capacities (:attr:`.System.links`), given with
     ``network``. One ``default_rng(seed)`` draws random fit's uniforms, then the seed of
-    the look-ahead's random stream."""
+    the look-ahead's random stream. ``rates=False`` promises that the state is run with
+    no rate model (rate code 0), so that ``anchor`` shares ``start``'s array
+    (:func:`.state.new_state`)."""
     n = data["submit"].size
     cfg = np.zeros(N_CFG, np.int64)
     cfg[:4] = (sel, alloc, coal, int(debug))
@@ -414,6 +440,7 @@ def build_state(
         memo=alloc == TLA,
         estimates=bool(QUEUE_KEEPS[sel] & KEEP_ESTIMATES),
         coallocation=coal > 0,
+        rates=rates,
     )
     if reservations:
         init_pool(state)
@@ -668,7 +695,19 @@ def prepare_run(
         empty = sp.csr_array((len(jobs), cap.size), dtype=np.int64)
         return Result(out, metrics, list(system), empty)
     state = build_state(
-        kept, cap, speed, sel, alloc, coal, slowdown, seed, debug, tla, network, system.links
+        kept,
+        cap,
+        speed,
+        sel,
+        alloc,
+        coal,
+        slowdown,
+        seed,
+        debug,
+        tla,
+        network,
+        system.links,
+        rates=rate_code != NO_MODEL,
     )
     return _Run(state, rate_code, params, out, keep, kept, cap, int(too_wide.sum()), list(system))
 

@@ -303,6 +303,8 @@ def new_state(
     memo: bool = False,
     estimates: bool = True,
     coallocation: bool = True,
+    rates: bool = True,
+    share: bool = True,
 ) -> State:
     """A fresh state at time ``submit.min()``: nothing running, nobody waiting yet.
 
@@ -322,12 +324,37 @@ def new_state(
     (only TLA plans), ``split_off`` without ``coallocation`` (read only for co-allocated
     jobs) and ``origin`` when there is none (read only by the local allocations, which
     need it).
+
+    Shared arrays (issue 55's memory per job; each is resident once):
+
+    * the inputs (``submit``, ``runtime``, ``procs``, ``estimate``, ``origin``) are the
+      caller's arrays, not copies, when their dtype fits, read-only ones (pandas columns
+      under copy on write) as writeable views (:func:`_shared_input`); an ``estimate``
+      that is the ``runtime`` array stays one array. Safe because no kernel writes an
+      input (every assignment in the kernels is to another field);
+    * ``order``, ``qrank`` and ``at_rank`` are written here only, so those with equal
+      values are one array: ``at_rank`` is ``order`` for an arrival-order queue (the
+      inverse of the inverse), and when ``submit`` is already sorted (Jones's workloads
+      are) all three are the identity, one ``arange``;
+    * with ``rates=False`` (the caller promises that no rate model runs: no
+      :func:`.rates.set_rate`), ``anchor`` is ``start``'s array: a job's anchor is then
+      written once, at its start, with the value written to ``start`` (:func:`.events.
+      start_job`), and only ``set_rate`` moves an anchor or reads one.
+
+    ``share=False`` gives every field its own array (the inputs copied): the tests run
+    both ways and compare the schedules bit for bit.
     """
     n, m = submit.size, cap.size
     window = min(_tree_size(n), WINDOW_MIN)  # the queue widens it as needed (.queue)
-    order = np.argsort(submit, kind="stable")
+    if n and np.all(submit[1:] >= submit[:-1]):  # already in arrival order (the stable sort)
+        order = np.arange(n)
+    else:
+        order = np.argsort(submit, kind="stable")
     at_rank = np.empty(n, np.int64)
     at_rank[qrank] = np.arange(n)
+    if share and np.array_equal(at_rank, order):  # arrival-order queue: equal, read-only
+        at_rank = order
+    qrank = order if share and np.array_equal(qrank, order) else qrank.astype(np.int64)
     pool = m + 4 * n + 8 if conservative else 1
     ctr = np.zeros(N_CTR, np.int64)
     ctr[P_FREE] = -1  # empty free list: nodes come from the bump pointer P_USED
@@ -351,14 +378,14 @@ def new_state(
         start=np.full(n, np.nan),
         end=np.full(n, np.nan),
         clus=np.full(n, NOT_STARTED, np.int64),
-        anchor=np.zeros(n),
+        anchor=np.zeros(n),  # or start's array (below)
         rem=np.zeros(n),
         rem_est=np.zeros(n),
         rate=np.zeros(n),
         pend=np.full(n, np.nan),
         heap=np.empty(n, np.int64),
         hpos=np.full(n, -1, np.int64),
-        qrank=qrank.astype(np.int64),
+        qrank=qrank,
         at_rank=at_rank,
         wtree=seg_new(window),
         etree=seg_new(window if estimates else 1),
@@ -386,6 +413,14 @@ def new_state(
         ctr=ctr,
         fctr=fctr,
     )
+    for name in INPUTS:
+        values[name] = (
+            _shared_input(values[name], dict(FIELDS)[name])
+            if share
+            else np.array(values[name], dict(FIELDS)[name])
+        )
+    if share and not rates:
+        values["anchor"] = values["start"]
     state = _make(
         *(
             float(values[name]) if dtype is float else np.require(values[name], dtype, ["C", "W"])
@@ -393,3 +428,25 @@ def new_state(
         )
     )
     return state
+
+
+INPUTS = ("submit", "runtime", "procs", "estimate", "origin")
+"""The per-job inputs: no kernel writes them (the module docstring)."""
+
+
+def _shared_input(values, dtype) -> np.ndarray:
+    """``values`` as a C-contiguous array of ``dtype`` for an input field, shared rather
+    than copied when it already is one: a read-only array (a pandas column, read-only
+    under copy on write) is given as a writeable view of the same memory when its owner
+    allows it, since no kernel writes an input (numba's state fields are writeable
+    arrays; a read-only one would type every kernel anew). Anything else: a copy."""
+    values = np.asarray(values)
+    if values.dtype == dtype and values.flags.c_contiguous and not values.flags.writeable:
+        view = values.view()
+        try:
+            view.flags.writeable = True
+        except ValueError:  # memory that is read-only at its source: copied below
+            pass
+        else:
+            return view
+    return np.require(values, dtype, ["C", "W"])

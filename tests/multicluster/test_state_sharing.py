@@ -1,0 +1,155 @@
+"""Shared state arrays (issue 55's memory per job): which fields of a fresh state share
+one array, which must not, and that sharing never changes a result (the rules:
+``state.new_state``'s docstring). Each case runs twice, with sharing and with
+``new_state(share=False)`` (every field its own array), and the two schedules must be
+bit-identical."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hpcmodels.bandwidth import SECTION6, Network, workload
+from hpcmodels.errors import InvalidParameter
+from hpcmodels.multicluster import Cluster, engine, simulate
+from hpcmodels.multicluster.state import new_state
+
+CLUSTERS = [Cluster("a", 10), Cluster("b", 8, 1.5), Cluster("c", 12)]
+JONES = SECTION6.scaled(1_500)  # 3 x 500 jobs drawn per cluster, sorted by submit
+
+
+def _jobs(ordered: bool = True, n: int = 600) -> pd.DataFrame:
+    """An overloaded workload with ``origin``; ``ordered=False`` shuffles its rows (the
+    submit times no longer sorted)."""
+    rng = np.random.default_rng(5)
+    jobs = pd.DataFrame(
+        {
+            "submit": np.cumsum(rng.exponential(3.0, n)),
+            "runtime": rng.exponential(60.0, n),
+            "procs": rng.integers(1, 13, n),
+            "origin": rng.integers(0, 3, n),
+        }
+    )
+    return jobs if ordered else jobs.sample(frac=1.0, random_state=1, ignore_index=True)
+
+
+DYNAMIC = dict(allocation="local_first", coallocation="larger_first", network=Network(bsbw=700.0))
+CASES = {
+    # name: (jobs, clusters, selection, keyword arguments of simulate)
+    "fcfs sorted": (_jobs, CLUSTERS, "fcfs", {}),
+    "fcfs unsorted": (lambda: _jobs(False), CLUSTERS, "fcfs", {}),
+    "largest first": (_jobs, CLUSTERS, "largest_first", {}),
+    "smallest first unsorted": (lambda: _jobs(False), CLUSTERS, "smallest_first", {}),
+    "conservative": (_jobs, CLUSTERS, "conservative", {"allocation": "best_fit"}),
+    "crowding": (_jobs, CLUSTERS, "fcfs", {"rate_model": ("crowding", [2, 0.5])}),
+    "migration only": (lambda: workload(JONES, 1), JONES.system, "first_available",
+                       {"allocation": "local_first"}),
+    "dynamic co-allocation": (lambda: workload(JONES, 1), JONES.system, "first_available",
+                              DYNAMIC),
+}  # fmt: skip
+SHARED = {
+    # name: (at_rank is order, qrank is order, anchor is start)
+    "fcfs sorted": (True, True, True),
+    "fcfs unsorted": (True, False, True),
+    "largest first": (False, False, True),
+    "smallest first unsorted": (False, False, True),
+    "conservative": (True, True, True),
+    "crowding": (True, True, False),
+    "migration only": (True, True, True),
+    "dynamic co-allocation": (True, True, False),
+}
+
+
+def _prepared(jobs, clusters, selection, options):
+    options = dict(options)
+    allocation = options.pop("allocation", "first_fit")
+    keywords = dict(
+        coallocation=None,
+        slowdown=1.0,
+        seed=0,
+        drop_too_wide=False,
+        rate_model=None,
+        tla=None,
+        network=None,
+        debug=False,
+    )
+    return engine.prepare_run(jobs, clusters, selection, allocation, **(keywords | options))
+
+
+def _bits(values) -> np.ndarray:
+    values = np.asarray(values)
+    return values.view(np.int64) if values.dtype == np.float64 else values
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_which_arrays_are_shared(case):
+    make, clusters, selection, options = CASES[case]
+    jobs = make()
+    state = _prepared(jobs, clusters, selection, options).state
+    at_rank, qrank, anchor = SHARED[case]
+    assert np.shares_memory(state.at_rank, state.order) == at_rank
+    assert np.shares_memory(state.qrank, state.order) == qrank
+    assert np.shares_memory(state.anchor, state.start) == anchor
+    for name in ("submit", "runtime", "procs", "origin"):  # the input's columns themselves
+        assert np.shares_memory(getattr(state, name), jobs[name].to_numpy()), name
+    assert np.shares_memory(state.estimate, state.runtime)  # no estimate column: the runtime
+    for a, b in (("start", "end"), ("order", "heap"), ("rem", "rem_est"), ("rate", "pend")):
+        assert not np.shares_memory(getattr(state, a), getattr(state, b))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_sharing_never_changes_a_result(case, monkeypatch):
+    make, clusters, selection, options = CASES[case]
+    jobs = make()
+    before = jobs.copy(deep=True)
+    shared = simulate(jobs, clusters, selection, **options, debug=True)
+    pd.testing.assert_frame_equal(jobs, before)  # the shared input columns were not written
+    monkeypatch.setattr(engine, "new_state", functools.partial(new_state, share=False))
+    alone = _prepared(jobs, clusters, selection, options).state
+    for a, b in (("at_rank", "order"), ("qrank", "order"), ("anchor", "start")):
+        assert not np.shares_memory(getattr(alone, a), getattr(alone, b))
+    assert not np.shares_memory(alone.submit, jobs["submit"].to_numpy())
+    separate = simulate(jobs, clusters, selection, **options, debug=True)
+    for column in ("start", "end", "cluster"):
+        assert np.array_equal(_bits(shared.jobs[column]), _bits(separate.jobs[column])), column
+    assert shared.metrics.keys() == separate.metrics.keys()
+    for key, value in shared.metrics.items():
+        assert np.array_equal(_bits(value), _bits(separate.metrics[key])), key
+    assert shared.counters == separate.counters
+    assert (shared.allocation != separate.allocation).nnz == 0
+    assert shared.allocation.dtype == separate.allocation.dtype
+
+
+def test_integer_columns_are_read_as_before():
+    """procs and origin given as int64 are the columns themselves; as floats (4.0 read as
+    4) they are converted: the same run either way."""
+    jobs = _jobs()
+    as_float = jobs.astype({"procs": float, "origin": float})
+    data, converted = engine._as_jobs(jobs), engine._as_jobs(as_float)
+    for name in ("procs", "origin"):
+        assert np.shares_memory(data[name], jobs[name].to_numpy())
+        assert data[name].dtype == converted[name].dtype == np.int64
+        assert np.array_equal(data[name], converted[name])
+    a = simulate(jobs, CLUSTERS, "fcfs", "local_first")
+    b = simulate(as_float, CLUSTERS, "fcfs", "local_first")
+    for column in ("start", "end", "cluster"):
+        assert np.array_equal(_bits(a.jobs[column]), _bits(b.jobs[column]))
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("procs", 0, r"procs = (np\.float64\()?0\.0"),
+        ("procs", 2**53 + 2, r"procs = (np\.float64\()?9007199254740994\.0"),
+        ("origin", -1, r"origin = (np\.float64\()?-1\.0"),
+    ],
+)
+def test_integer_columns_out_of_range_are_named_as_before(column, value, message):
+    """A value out of range leaves the int64 path: the float64 reading names it."""
+    jobs = _jobs(n=5)
+    jobs.loc[2, column] = value
+    with pytest.raises(InvalidParameter, match=message):
+        simulate(jobs, CLUSTERS, "fcfs", "local_first")
