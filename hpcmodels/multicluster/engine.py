@@ -84,6 +84,7 @@ from .state import (
     TLA_METRIC,
     TLA_TWO_FIT,
     State,
+    drop_run_arrays,
     new_state,
     set_split_buffers,
 )
@@ -96,6 +97,10 @@ from .tla_branch import MAX_TLA_PROCS
 __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "run"]
 
 DONE, PAUSED, NEED_ROOM = 0, 1, 2
+
+ROWS_PER_PASS = 1 << 16
+"""Rows of the allocation matrix filled per pass (:func:`_sparse_allocation`): the
+temporaries of a pass stay a few megabytes, whatever the number of jobs."""
 
 
 @dataclass(eq=False)
@@ -455,39 +460,49 @@ def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
     """Processors per (input job, cluster) as a CSR matrix: a single-site job's row holds
     its cluster, a co-allocated job's row its sites in increasing order, a dropped job's
     row nothing. Built as CSR directly (no coordinate triples, no sort: issue 55's memory
-    per job), with int64 indices as the triples gave."""
-    clus = state.clus
+    per job), with int64 indices as the triples gave, and filled :data:`ROWS_PER_PASS`
+    rows at a time, so that its temporaries do not grow with the run (rows are
+    independent: the same matrix as one pass)."""
+    clus, procs = state.clus, state.procs
+    split_off, split_len = state.split_off, state.split_len
+    split_site, split_procs = state.split_site, state.split_procs
     single = clus >= 0
     co = np.flatnonzero(clus == COALLOCATED)
-    lens = state.split_len[co] if co.size else np.zeros(0, np.int64)
-    nnz = int(np.count_nonzero(single)) + int(lens.sum())
-    counts = single.astype(np.int64)
-    counts[co] = lens
-    if not keep.all():
-        every = np.zeros(keep.size, np.int64)
-        every[keep] = counts
-        counts = every
+    n = clus.size
     indptr = np.zeros(keep.size + 1, np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    del counts
+    counts = indptr[1:] if keep.all() else np.zeros(n, np.int64)
+    counts[:] = single
+    if co.size:
+        counts[co] = split_len[co]
+    if not keep.all():
+        indptr[1:][keep] = counts
+        del counts
+    np.cumsum(indptr[1:], out=indptr[1:])
+    nnz = int(indptr[-1])
     first = indptr[:-1] if keep.all() else indptr[:-1][keep]  # each kept job's first entry
     indices, data = np.empty(nnz, np.int64), np.empty(nnz, np.int64)
     if co.size == 0 and nnz == keep.size:  # every job on one site: one entry per row, in order
         indices[:] = clus
-        data[:] = state.procs
-    else:
-        at = first[single]
-        indices[at] = clus[single]
-        data[at] = state.procs[single]
+        data[:] = procs
+        return sp.csr_array((data, indices, indptr), shape=(keep.size, m))
+    for lo in range(0, n, ROWS_PER_PASS):
+        rows = slice(lo, lo + ROWS_PER_PASS)
+        one = single[rows]
+        at = first[rows][one]
+        indices[at] = clus[rows][one]
+        data[at] = procs[rows][one]
+    for lo in range(0, co.size, ROWS_PER_PASS):
+        part = co[lo : lo + ROWS_PER_PASS]
+        lens = split_len[part]
         # the split entries of job j are split_off[j] .. split_off[j] + split_len[j] - 1;
         # a row lists its sites in increasing order, as scipy's conversion sorted them
         within = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
-        source = np.repeat(state.split_off[co], lens) + within
-        sites = state.split_site[source]
-        by_site = np.lexsort((sites, np.repeat(np.arange(co.size), lens)))
-        at = np.repeat(first[co], lens) + within
+        source = np.repeat(split_off[part], lens) + within
+        sites = split_site[source]
+        by_site = np.lexsort((sites, np.repeat(np.arange(part.size), lens)))
+        at = np.repeat(first[part], lens) + within
         indices[at] = sites[by_site]
-        data[at] = state.split_procs[source][by_site]
+        data[at] = split_procs[source][by_site]
     return sp.csr_array((data, indices, indptr), shape=(keep.size, m))
 
 
@@ -816,8 +831,12 @@ def _check_applies(
 def finish_run(run: _Run) -> Result:
     """The :class:`Result` of a run that has ended, once the schedule is checked: every
     job kept started and ended at a finite time, and every job with work ended after it
-    started (an :class:`InvalidParameter` naming the first job otherwise)."""
+    started (an :class:`InvalidParameter` naming the first job otherwise). It ends the
+    state's use: the arrays that only a running engine reads are dropped
+    (:func:`.state.drop_run_arrays`) before the metrics and the allocation matrix are
+    made."""
     state, out, keep, kept, cap = run.state, run.out, run.keep, run.kept, run.cap
+    drop_run_arrays(state)  # first: the check, metrics and matrix reuse their memory
     _check_schedule(run)
     network = state.net.size > 0
     alloc = int(state.cfg[ALLOC])

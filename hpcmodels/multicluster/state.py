@@ -57,7 +57,7 @@ from numba.experimental import structref
 
 from .segtree import WINDOW_MIN, seg_new
 
-__all__ = ["State", "new_state", "COALLOCATED", "NOT_STARTED"]
+__all__ = ["State", "new_state", "drop_run_arrays", "COALLOCATED", "NOT_STARTED"]
 
 COALLOCATED = -1
 NOT_STARTED = -2
@@ -275,6 +275,50 @@ def set_split_buffers(s, site, procs):
     """Give ``s`` new co-allocation split buffers (``split_site``, ``split_procs``)."""
     s.split_site = site
     s.split_procs = procs
+
+
+@numba.njit(cache=True)
+def _drop(s, f, i, f2, i2):
+    s.order = i
+    s.qrank = i
+    s.at_rank = i
+    s.anchor = f
+    s.rem = f
+    s.rem_est = f
+    s.rate = f
+    s.pend = f
+    s.heap = i
+    s.hpos = i
+    s.wtree = f
+    s.etree = f
+    s.rtree = f
+    s.res_time = f
+    s.res_clus = i
+    s.p_time = f
+    s.p_free = i
+    s.p_next = i
+    s.uniforms = f
+    s.plan = i
+    s.memo_f = f2
+    s.memo_i = i2
+
+
+RUN_ONLY = (
+    "order", "qrank", "at_rank", "anchor", "rem", "rem_est", "rate", "pend", "heap",
+    "hpos", "wtree", "etree", "rtree", "res_time", "res_clus", "p_time", "p_free",
+    "p_next", "uniforms", "plan", "memo_f", "memo_i",
+)  # fmt: skip
+"""The fields :func:`drop_run_arrays` empties."""
+
+
+def drop_run_arrays(s: State) -> None:
+    """Replace the fields of ``s`` that only a running engine reads (:data:`RUN_ONLY`:
+    the queue's order and trees, the heap, the rate model's arrays, the conservative
+    pool, random fit's uniforms, the look-ahead's plan and memo) with empty arrays, so
+    that their memory is free once a run has ended (issue 55's memory per job). Its
+    result, counters, splits and inputs stay. ``s`` must not run again."""
+    f, i = np.empty(0), np.empty(0, np.int64)
+    _drop(s, f, i, np.empty((0, 0)), np.empty((0, 0), np.int64))
 
 
 def _tree_size(n: int) -> int:

@@ -15,7 +15,7 @@ import pytest
 from hpcmodels.bandwidth import SECTION6, Network, workload
 from hpcmodels.errors import InvalidParameter
 from hpcmodels.multicluster import Cluster, engine, simulate
-from hpcmodels.multicluster.state import new_state
+from hpcmodels.multicluster.state import NAMES, RUN_ONLY, new_state
 
 CLUSTERS = [Cluster("a", 10), Cluster("b", 8, 1.5), Cluster("c", 12)]
 JONES = SECTION6.scaled(1_500)  # 3 x 500 jobs drawn per cluster, sorted by submit
@@ -153,3 +153,40 @@ def test_integer_columns_out_of_range_are_named_as_before(column, value, message
     jobs.loc[2, column] = value
     with pytest.raises(InvalidParameter, match=message):
         simulate(jobs, CLUSTERS, "fcfs", "local_first")
+
+
+@pytest.mark.parametrize("case", ["dynamic co-allocation", "conservative"])
+def test_finish_run_drops_only_the_running_engines_arrays(case):
+    """finish_run empties the fields of RUN_ONLY (nothing after the run reads them) and
+    keeps the result's, the splits and the inputs; the Result is simulate's."""
+    make, clusters, selection, options = CASES[case]
+    jobs = make()
+    prepared = _prepared(jobs, clusters, selection, options)
+    prepared.state = engine.run_to_end(prepared.state, prepared.rate_code, prepared.params)
+    state = prepared.state
+    kept = {name: np.array(getattr(state, name)) for name in NAMES if name not in RUN_ONLY}
+    assert all(getattr(state, name).size == len(jobs) for name in ("order", "hpos", "rem"))
+    result = engine.finish_run(prepared)
+    for name in NAMES:
+        if name in RUN_ONLY:
+            assert getattr(state, name).size == 0, name
+        elif name != "slowdown":
+            assert np.array_equal(_bits(getattr(state, name)), _bits(kept[name])), name
+    again = simulate(jobs, clusters, selection, **options)
+    for column in ("start", "end", "cluster"):
+        assert np.array_equal(_bits(result.jobs[column]), _bits(again.jobs[column]))
+    assert (result.allocation != again.allocation).nnz == 0
+    assert result.metrics == again.metrics
+
+
+def test_allocation_rows_filled_in_passes_are_the_one_pass_matrix(monkeypatch):
+    """The allocation matrix filled ROWS_PER_PASS rows at a time (here 7, so that passes
+    cut through co-allocated rows) is the one built in a single pass."""
+    make, clusters, selection, options = CASES["dynamic co-allocation"]
+    jobs = make()
+    whole = simulate(jobs, clusters, selection, **options).allocation
+    monkeypatch.setattr(engine, "ROWS_PER_PASS", 7)
+    passes = simulate(jobs, clusters, selection, **options).allocation
+    for name in ("data", "indices", "indptr"):
+        assert np.array_equal(getattr(whole, name), getattr(passes, name)), name
+        assert getattr(whole, name).dtype == getattr(passes, name).dtype == np.int64
