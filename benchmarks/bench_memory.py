@@ -17,10 +17,15 @@ reads ``VmRSS``/``VmHWM`` from ``/proc/self/status`` (Linux only):
   drawn (input and run: what a reader needs beyond the libraries), the number the
   target (<= 150 bytes per job) is about;
 * ``process peak``: the whole process's peak, the libraries and the compiled kernels
-  included (about 0.9 GB here before any job).
+  included (about 0.3 GB of it before any job).
+
+The floor of ``B/job`` is the workload's own drawing (8 frames concatenated, then
+sorted): its transient peak is about 117 bytes per job, above the 36 it keeps, so a run
+whose own peak is lower (Migration Only since the state shares its read-only arrays)
+reads 117. Measured numbers: ``docs/performance.md``, "Memory per job".
 
 Run: ``python benchmarks/bench_memory.py`` (10^6 jobs, seconds);
-``--full`` adds 3.2 x 10^7 jobs (about 15-20 GB and minutes per point: leave the
+``--full`` adds 3.2 x 10^7 jobs (about 5-7 GB and minutes per point: leave the
 machine to it).
 """
 
@@ -127,7 +132,7 @@ def memory_table(full: bool) -> pd.DataFrame:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--full", action="store_true", help="also 3.2 x 10^7 jobs (15-20 GB)")
+    parser.add_argument("--full", action="store_true", help="also 3.2 x 10^7 jobs (5-7 GB)")
     args = parser.parse_args()
     with pd.option_context("display.width", 200):
         print(memory_table(args.full).to_string(index=False))
