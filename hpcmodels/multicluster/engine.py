@@ -181,9 +181,17 @@ def run(state, rate_code, params, until):
 
 
 def grow_split(state: State) -> State:
-    """Give ``state`` twice the room for co-allocation splits; return it."""
-    size = 2 * state.split_site.size
-    set_split_buffers(state, np.resize(state.split_site, size), np.resize(state.split_procs, size))
+    """Give ``state`` twice the room for co-allocation splits; return it. Only the used
+    entries are copied: the new tail is ``np.empty`` and stays out of resident memory
+    until splits are written there (``np.resize`` repeated the old entries over it:
+    issue 55's memory per job). No kernel reads an entry it has not written."""
+    used = int(state.ctr[N_SPLIT])
+    buffers = []
+    for old in (state.split_site, state.split_procs):
+        new = np.empty(2 * old.size, old.dtype)
+        new[:used] = old[:used]
+        buffers.append(new)
+    set_split_buffers(state, *buffers)
     return state
 
 

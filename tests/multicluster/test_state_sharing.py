@@ -190,3 +190,31 @@ def test_allocation_rows_filled_in_passes_are_the_one_pass_matrix(monkeypatch):
     for name in ("data", "indices", "indptr"):
         assert np.array_equal(getattr(whole, name), getattr(passes, name)), name
         assert getattr(whole, name).dtype == getattr(passes, name).dtype == np.int64
+
+
+def test_a_split_buffer_that_grows_keeps_every_split():
+    """grow_split copies only the used split entries (its new tail is never written before
+    a kernel writes it): a run whose co-allocated jobs outgrow the buffer several times
+    gives the schedule and the allocation of a run whose buffer never had to grow."""
+    rng = np.random.default_rng(5)
+    n = 400
+    jobs = pd.DataFrame({"submit": np.sort(rng.uniform(0, 2e3, n)) + 1e9,
+                         "runtime": rng.uniform(1, 100, n),
+                         "procs": rng.integers(9, 32, n)})  # fmt: skip
+    clusters = [Cluster(f"c{k}", 8) for k in range(4)]
+    options = dict(coallocation="larger_first", slowdown=1.0, seed=0, drop_too_wide=False,
+                   rate_model=None, tla=None, network=None, debug=True)  # fmt: skip
+    grown = engine.prepare_run(jobs, clusters, "fcfs", "first_fit", **options)
+    roomy = engine.prepare_run(jobs, clusters, "fcfs", "first_fit", **options)
+    room = 8 * n
+    engine.set_split_buffers(roomy.state, np.empty(room, np.int64), np.empty(room, np.int64))
+    sizes = [grown.state.split_site.size]
+    while engine.run(grown.state, 0, np.empty(0), np.inf) == engine.NEED_ROOM:
+        grown.state = engine.grow_split(grown.state)
+        sizes.append(grown.state.split_site.size)
+    assert engine.run(roomy.state, 0, np.empty(0), np.inf) == engine.DONE
+    assert len(sizes) >= 3 and roomy.state.split_site.size == room  # grew twice; never
+    a, b = engine.finish_run(grown), engine.finish_run(roomy)
+    assert np.array_equal(a.allocation.toarray(), b.allocation.toarray())
+    pd.testing.assert_frame_equal(a.jobs, b.jobs)
+    assert (np.diff(a.allocation.indptr) >= 2).all()  # every job co-allocated
