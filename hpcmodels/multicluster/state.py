@@ -303,11 +303,10 @@ def _drop(s, f, i, f2, i2):
     s.memo_i = i2
 
 
-RUN_ONLY = (
-    "order", "qrank", "at_rank", "anchor", "rem", "rem_est", "rate", "pend", "heap",
-    "hpos", "wtree", "etree", "rtree", "res_time", "res_clus", "p_time", "p_free",
-    "p_next", "uniforms", "plan", "memo_f", "memo_i",
-)  # fmt: skip
+RUN_ONLY = tuple(
+    "order qrank at_rank anchor rem rem_est rate pend heap hpos wtree"
+    " etree rtree res_time res_clus p_time p_free p_next uniforms plan memo_f memo_i".split()
+)
 """The fields :func:`drop_run_arrays` empties."""
 
 
