@@ -63,6 +63,7 @@ import numba
 import numpy as np
 import pandas as pd
 from bench_bandwidth import SIMULATE_DEFAULTS, plain_simulation
+from profile_kernels import at_least_one
 
 from hpcmodels.bandwidth import SECTION6, workload
 from hpcmodels.bandwidth.experiment import _plan
@@ -289,7 +290,7 @@ def experiment(jobs_per_cluster: int, repeat: int) -> pd.DataFrame:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="100,000 jobs per cluster")
-    parser.add_argument("--repeat", type=int, default=5, help="pairs per ratio (5)")
+    parser.add_argument("--repeat", type=at_least_one, default=5, help="pairs per ratio (5)")
     parser.add_argument("--non-atomic-counts", action="store_true",
                         help="compile afresh with plain reference counts (module docstring)")  # fmt: skip
     args = parser.parse_args()
