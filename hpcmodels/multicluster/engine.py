@@ -59,7 +59,6 @@ from .selection import BACKFILLING, QUEUE_KEEPS, SELECTIONS, queue_ranks, sessio
 from .state import (
     ALLOC,
     COAL,
-    COALLOCATED,
     DEBUG,
     EVENTS,
     FULL,
@@ -87,6 +86,7 @@ from .state import (
     drop_run_arrays,
     new_state,
     set_split_buffers,
+    take_split_index,
 )
 from .state import (
     QUEUE_KEEPS as KEEPS_SLOT,
@@ -464,24 +464,25 @@ def build_state(
     return state
 
 
-def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
+def _sparse_allocation(
+    state: State, keep: np.ndarray, m: int, split_index: tuple[np.ndarray, ...]
+) -> sp.csr_array:
     """Processors per (input job, cluster) as a CSR matrix: a single-site job's row holds
     its cluster, a co-allocated job's row its sites in increasing order, a dropped job's
-    row nothing. Built as CSR directly (no coordinate triples, no sort: issue 55's memory
-    per job), with int64 indices as the triples gave, and filled :data:`ROWS_PER_PASS`
-    rows at a time, so that its temporaries do not grow with the run (rows are
-    independent: the same matrix as one pass)."""
+    row nothing. ``split_index``: :func:`.state.take_split_index`'s co-allocated jobs,
+    their split entries' offsets and counts. Built as CSR directly (no coordinate
+    triples, no sort: issue 55's memory per job), with int64 indices as the triples
+    gave, and filled :data:`ROWS_PER_PASS` rows at a time, so that its temporaries do
+    not grow with the run (rows are independent: the same matrix as one pass)."""
     clus, procs = state.clus, state.procs
-    split_off, split_len = state.split_off, state.split_len
     split_site, split_procs = state.split_site, state.split_procs
+    co, co_off, co_len = split_index
     single = clus >= 0
-    co = np.flatnonzero(clus == COALLOCATED)
     n = clus.size
     indptr = np.zeros(keep.size + 1, np.int64)
     counts = indptr[1:] if keep.all() else np.zeros(n, np.int64)
     counts[:] = single
-    if co.size:
-        counts[co] = split_len[co]
+    counts[co] = co_len
     if not keep.all():
         indptr[1:][keep] = counts
         del counts
@@ -500,15 +501,15 @@ def _sparse_allocation(state: State, keep: np.ndarray, m: int) -> sp.csr_array:
         indices[at] = clus[rows][one]
         data[at] = procs[rows][one]
     for lo in range(0, co.size, ROWS_PER_PASS):
-        part = co[lo : lo + ROWS_PER_PASS]
-        lens = split_len[part]
+        part = slice(lo, lo + ROWS_PER_PASS)
+        lens = co_len[part]
         # the split entries of job j are split_off[j] .. split_off[j] + split_len[j] - 1;
         # a row lists its sites in increasing order, as scipy's conversion sorted them
         within = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
-        source = np.repeat(split_off[part], lens) + within
+        source = np.repeat(co_off[part], lens) + within
         sites = split_site[source]
-        by_site = np.lexsort((sites, np.repeat(np.arange(part.size), lens)))
-        at = np.repeat(first[part], lens) + within
+        by_site = np.lexsort((sites, np.repeat(np.arange(lens.size), lens)))
+        at = np.repeat(first[co[part]], lens) + within
         indices[at] = sites[by_site]
         data[at] = split_procs[source][by_site]
     return sp.csr_array((data, indices, indptr), shape=(keep.size, m))
@@ -842,9 +843,11 @@ def finish_run(run: _Run) -> Result:
     started (an :class:`InvalidParameter` naming the first job otherwise). It ends the
     state's use: the arrays that only a running engine reads are dropped
     (:func:`.state.drop_run_arrays`) before the metrics and the allocation matrix are
-    made."""
+    made, and so are the split entries' job-sized offsets and counts
+    (:func:`.state.take_split_index`)."""
     state, out, keep, kept, cap = run.state, run.out, run.keep, run.kept, run.cap
     drop_run_arrays(state)  # first: the check, metrics and matrix reuse their memory
+    split_index = take_split_index(state)  # ... and that of the split offsets and counts
     _check_schedule(run)
     network = state.net.size > 0
     alloc = int(state.cfg[ALLOC])
@@ -878,7 +881,9 @@ def finish_run(run: _Run) -> Result:
             tla_two_fit=int(state.ctr[TLA_TWO_FIT]),
             tla_distinct=int(state.ctr[TLA_DISTINCT]),
         )
-    return Result(out, metrics, run.clusters, _sparse_allocation(state, keep, cap.size), counters)
+    return Result(
+        out, metrics, run.clusters, _sparse_allocation(state, keep, cap.size, split_index), counters
+    )
 
 
 def _spread(values: np.ndarray, keep: np.ndarray, missing) -> np.ndarray:

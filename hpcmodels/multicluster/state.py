@@ -57,7 +57,14 @@ from numba.experimental import structref
 
 from .segtree import WINDOW_MIN, seg_new
 
-__all__ = ["State", "new_state", "drop_run_arrays", "COALLOCATED", "NOT_STARTED"]
+__all__ = [
+    "State",
+    "new_state",
+    "drop_run_arrays",
+    "take_split_index",
+    "COALLOCATED",
+    "NOT_STARTED",
+]
 
 COALLOCATED = -1
 NOT_STARTED = -2
@@ -318,6 +325,25 @@ def drop_run_arrays(s: State) -> None:
     result, counters, splits and inputs stay. ``s`` must not run again."""
     f, i = np.empty(0), np.empty(0, np.int64)
     _drop(s, f, i, np.empty((0, 0)), np.empty((0, 0), np.int64))
+
+
+@numba.njit(cache=True)
+def _set_split_index(s, off, length):
+    s.split_off = off
+    s.split_len = length
+
+
+def take_split_index(s: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The co-allocated jobs (``clus == COALLOCATED``, in job order) with their split
+    entries' offsets and counts, ``split_off`` and ``split_len`` of those jobs only; the
+    state's two job-sized arrays are then emptied (16 bytes per job freed before the
+    metrics and the allocation matrix are made: issue 55's memory per job). As after
+    :func:`drop_run_arrays`, ``s`` must not run again; its split entries stay."""
+    co = np.flatnonzero(s.clus == COALLOCATED)
+    off, length = s.split_off[co], s.split_len[co]
+    empty = np.empty(0, np.int64)
+    _set_split_index(s, empty, empty)
+    return co, off, length
 
 
 def _tree_size(n: int) -> int:

@@ -350,6 +350,7 @@ def test_the_allocation_matrix_holds_each_jobs_sites_and_widths(widths, coalloca
     its width on its cluster, a co-allocated job its split entries, a dropped job (wider
     than the system) nothing; int64 indices, as the triples gave."""
     from hpcmodels.multicluster.engine import _sparse_allocation, prepare_run, run_to_end
+    from hpcmodels.multicluster.state import take_split_index
 
     m = 3
     jobs = pd.DataFrame({"submit": np.arange(len(widths), dtype=float),
@@ -362,8 +363,9 @@ def test_the_allocation_matrix_holds_each_jobs_sites_and_widths(widths, coalloca
         assert run.allocation.nnz == 0 and run.allocation.shape == (len(widths), m)
         return
     state = run_to_end(run.state)
-    ours = _sparse_allocation(state, run.keep, m)
     ref = _allocation_from_triples(state, run.keep, m)
+    ours = _sparse_allocation(state, run.keep, m, take_split_index(state))
+    assert state.split_off.size == state.split_len.size == 0  # freed before the matrix
     assert ours.indices.dtype == ref.indices.dtype == np.int64
     assert ours.indptr.dtype == ref.indptr.dtype and ours.data.dtype == np.int64
     np.testing.assert_array_equal(ours.indptr, ref.indptr)

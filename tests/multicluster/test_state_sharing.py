@@ -158,17 +158,21 @@ def test_integer_columns_out_of_range_are_named_as_before(column, value, message
 @pytest.mark.parametrize("case", ["dynamic co-allocation", "conservative"])
 def test_finish_run_drops_only_the_running_engines_arrays(case):
     """finish_run empties the fields of RUN_ONLY (nothing after the run reads them) and
-    keeps the result's, the splits and the inputs; the Result is simulate's."""
+    the split entries' job-sized offsets and counts (once the allocation matrix has
+    what it needs of them), and keeps the result's, the split entries and the inputs;
+    the Result is simulate's."""
     make, clusters, selection, options = CASES[case]
     jobs = make()
     prepared = _prepared(jobs, clusters, selection, options)
     prepared.state = engine.run_to_end(prepared.state, prepared.rate_code, prepared.params)
     state = prepared.state
-    kept = {name: np.array(getattr(state, name)) for name in NAMES if name not in RUN_ONLY}
-    assert all(getattr(state, name).size == len(jobs) for name in ("order", "hpos", "rem"))
+    dropped = (*RUN_ONLY, "split_off", "split_len")
+    kept = {name: np.array(getattr(state, name)) for name in NAMES if name not in dropped}
+    job_sized = ("order", "hpos", "rem", "split_len")
+    assert all(getattr(state, name).size == len(jobs) for name in job_sized)
     result = engine.finish_run(prepared)
     for name in NAMES:
-        if name in RUN_ONLY:
+        if name in dropped:
             assert getattr(state, name).size == 0, name
         elif name != "slowdown":
             assert np.array_equal(_bits(getattr(state, name)), _bits(kept[name])), name
