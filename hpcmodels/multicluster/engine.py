@@ -98,6 +98,15 @@ __all__ = ["SELECTIONS", "ALLOCATIONS", "COALLOCATIONS", "Result", "simulate", "
 
 DONE, PAUSED, NEED_ROOM = 0, 1, 2
 
+SPLIT_ROOM = 2
+"""Co-allocation split entries the first split buffers hold per job (``split_site``,
+``split_procs``; :func:`build_state` adds a full system's worth): every job co-allocated
+on two sites, or half of them on four, before :func:`grow_split` must copy them into
+buffers twice as long. The buffers are ``np.empty``: their room is address space,
+resident only where splits are written, so a run that co-allocates little pays for the
+entries it writes, while a copy to grow holds the old and the new buffers at once (the
+peak of a co-allocating run that grew: issue 55's memory per job)."""
+
 ROWS_PER_PASS = 1 << 16
 """Rows of the allocation matrix filled per pass (:func:`_sparse_allocation`): the
 temporaries of a pass stay a few megabytes, whatever the number of jobs."""
@@ -459,7 +468,7 @@ def build_state(
         init_pool(state)
         state.ctr[REBUILD] = FULL
     if coal:
-        room = n + int(cap.sum()) + cap.size
+        room = SPLIT_ROOM * n + int(cap.sum()) + cap.size
         set_split_buffers(state, np.empty(room, np.int64), np.empty(room, np.int64))
     return state
 

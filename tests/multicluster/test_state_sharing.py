@@ -205,7 +205,7 @@ def test_a_split_buffer_that_grows_keeps_every_split():
     jobs = pd.DataFrame({"submit": np.sort(rng.uniform(0, 2e3, n)) + 1e9,
                          "runtime": rng.uniform(1, 100, n),
                          "procs": rng.integers(9, 32, n)})  # fmt: skip
-    clusters = [Cluster(f"c{k}", 8) for k in range(4)]
+    clusters = [Cluster(f"c{k}", 4) for k in range(8)]  # 3-8 sites per job
     options = dict(coallocation="larger_first", slowdown=1.0, seed=0, drop_too_wide=False,
                    rate_model=None, tla=None, network=None, debug=True)  # fmt: skip
     grown = engine.prepare_run(jobs, clusters, "fcfs", "first_fit", **options)
