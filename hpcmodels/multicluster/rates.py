@@ -115,19 +115,23 @@ def running_jobs(state):
 @numba.njit(cache=True)
 def set_rate(state, j, t, rate):
     """Running job ``j`` progresses at ``rate`` from ``t`` on (``rate > 0``): advance its
-    remaining work to ``t`` and move its end and predicted end."""
+    remaining work to ``t`` and move its end and predicted end. Both remainders are read
+    before either is written: when every estimate is the run time, ``rem_est`` is
+    ``rem``'s array and ``pend`` is ``end``'s (:func:`.state.new_state`)."""
     old = state.rate[j]
     if rate == old:
         return
     if not rate > 0:
         raise ValueError("a running job's rate must be > 0")
     done = old * (t - state.anchor[j])
-    state.rem[j] = max(state.rem[j] - done, 0.0)
-    state.rem_est[j] = max(state.rem_est[j] - done, 0.0)
+    rem = max(state.rem[j] - done, 0.0)
+    rem_est = max(state.rem_est[j] - done, 0.0)
+    state.rem[j] = rem
+    state.rem_est[j] = rem_est
     state.anchor[j] = t
     state.rate[j] = rate
-    state.end[j] = t + state.rem[j] / rate
-    state.pend[j] = t + state.rem_est[j] / rate
+    state.end[j] = t + rem / rate
+    state.pend[j] = t + rem_est / rate
     heap_update(state.heap, state.hpos, state.end, state.ctr[RLEN], j)
     state.ctr[REBUILD] = FULL  # backfilling profiles read predicted ends
 

@@ -408,7 +408,15 @@ def new_state(
     * with ``rates=False`` (the caller promises that no rate model runs: no
       :func:`.rates.set_rate`), ``anchor`` is ``start``'s array: a job's anchor is then
       written once, at its start, with the value written to ``start`` (:func:`.events.
-      start_job`), and only ``set_rate`` moves an anchor or reads one.
+      start_job`), and only ``set_rate`` moves an anchor or reads one;
+    * when every estimate equals the run time (no estimate column, or exact estimates),
+      ``rem_est`` is ``rem``'s array and ``pend`` is ``end``'s: every kernel that writes
+      one of a pair writes the other with the same value from the same operands
+      (:func:`.events.start_job`, :func:`.rates.set_rate`, which reads both remainders
+      before writing either), except a finish (:func:`.events`), which sets ``end`` to
+      the finish time and ``rem`` to 0 after the last read of that job's ``pend``
+      (:func:`.reservations.on_release`); nothing reads a finished job's ``pend`` or
+      ``rem_est``.
 
     ``share=False`` gives every field its own array (the inputs copied): the tests run
     both ways and compare the schedules bit for bit.
@@ -490,6 +498,9 @@ def new_state(
         )
     if share and not rates:
         values["anchor"] = values["start"]
+    if share and np.array_equal(values["estimate"], values["runtime"]):
+        values["rem_est"] = values["rem"]
+        values["pend"] = values["end"]
     state = _make(
         *(
             float(values[name]) if dtype is float else np.require(values[name], dtype, ["C", "W"])

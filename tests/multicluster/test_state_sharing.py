@@ -36,6 +36,13 @@ def _jobs(ordered: bool = True, n: int = 600) -> pd.DataFrame:
     return jobs if ordered else jobs.sample(frac=1.0, random_state=1, ignore_index=True)
 
 
+def _estimated() -> pd.DataFrame:
+    """:func:`_jobs` with estimates 1-3 x the run times (as backfilling's users give)."""
+    jobs = _jobs()
+    factor = np.random.default_rng(6).uniform(1.0, 3.0, len(jobs))
+    return jobs.assign(estimate=jobs["runtime"] * factor)
+
+
 DYNAMIC = dict(allocation="local_first", coallocation="larger_first", network=Network(bsbw=700.0))
 CASES = {
     # name: (jobs, clusters, selection, keyword arguments of simulate)
@@ -45,21 +52,26 @@ CASES = {
     "smallest first unsorted": (lambda: _jobs(False), CLUSTERS, "smallest_first", {}),
     "conservative": (_jobs, CLUSTERS, "conservative", {"allocation": "best_fit"}),
     "crowding": (_jobs, CLUSTERS, "fcfs", {"rate_model": ("crowding", [2, 0.5])}),
+    "conservative estimated": (_estimated, CLUSTERS, "conservative", {"allocation": "best_fit"}),
+    "crowding estimated": (_estimated, CLUSTERS, "easy",
+                           {"rate_model": ("crowding", [2, 0.5])}),
     "migration only": (lambda: workload(JONES, 1), JONES.system, "first_available",
                        {"allocation": "local_first"}),
     "dynamic co-allocation": (lambda: workload(JONES, 1), JONES.system, "first_available",
                               DYNAMIC),
 }  # fmt: skip
 SHARED = {
-    # name: (at_rank is order, qrank is order, anchor is start)
-    "fcfs sorted": (True, True, True),
-    "fcfs unsorted": (True, False, True),
-    "largest first": (False, False, True),
-    "smallest first unsorted": (False, False, True),
-    "conservative": (True, True, True),
-    "crowding": (True, True, False),
-    "migration only": (True, True, True),
-    "dynamic co-allocation": (True, True, False),
+    # name: (at_rank is order, qrank is order, anchor is start, rem_est is rem and pend end)
+    "fcfs sorted": (True, True, True, True),
+    "fcfs unsorted": (True, False, True, True),
+    "largest first": (False, False, True, True),
+    "smallest first unsorted": (False, False, True, True),
+    "conservative": (True, True, True, True),
+    "crowding": (True, True, False, True),
+    "conservative estimated": (True, True, True, False),
+    "crowding estimated": (True, True, False, False),
+    "migration only": (True, True, True, True),
+    "dynamic co-allocation": (True, True, False, True),
 }
 
 
@@ -89,14 +101,17 @@ def test_which_arrays_are_shared(case):
     make, clusters, selection, options = CASES[case]
     jobs = make()
     state = _prepared(jobs, clusters, selection, options).state
-    at_rank, qrank, anchor = SHARED[case]
+    at_rank, qrank, anchor, exact = SHARED[case]
     assert np.shares_memory(state.at_rank, state.order) == at_rank
     assert np.shares_memory(state.qrank, state.order) == qrank
     assert np.shares_memory(state.anchor, state.start) == anchor
+    assert np.shares_memory(state.rem_est, state.rem) == exact
+    assert np.shares_memory(state.pend, state.end) == exact
     for name in ("submit", "runtime", "procs", "origin"):  # the input's columns themselves
         assert np.shares_memory(getattr(state, name), jobs[name].to_numpy()), name
-    assert np.shares_memory(state.estimate, state.runtime)  # no estimate column: the runtime
-    for a, b in (("start", "end"), ("order", "heap"), ("rem", "rem_est"), ("rate", "pend")):
+    # no estimate column: the runtime's array
+    assert np.shares_memory(state.estimate, state.runtime) == ("estimate" not in jobs)
+    for a, b in (("start", "end"), ("order", "heap"), ("rate", "pend"), ("rem", "end")):
         assert not np.shares_memory(getattr(state, a), getattr(state, b))
 
 
