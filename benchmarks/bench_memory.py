@@ -25,7 +25,7 @@ whose own peak is lower (Migration Only since the state shares its read-only arr
 reads 117. Measured numbers: ``docs/performance.md``, "Memory per job".
 
 Run: ``python benchmarks/bench_memory.py`` (10^6 jobs, seconds);
-``--full`` adds 3.2 x 10^7 jobs (about 5-7 GB and minutes per point: leave the
+``--full`` adds 3.2 x 10^7 jobs (about 4-5 GB and minutes per point: leave the
 machine to it).
 """
 
@@ -136,7 +136,7 @@ def memory_table(full: bool) -> pd.DataFrame:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--full", action="store_true", help="also 3.2 x 10^7 jobs (5-7 GB)")
+    parser.add_argument("--full", action="store_true", help="also 3.2 x 10^7 jobs (4-5 GB)")
     args = parser.parse_args()
     with pd.option_context("display.width", 200):
         print(memory_table(args.full).to_string(index=False))

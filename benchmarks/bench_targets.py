@@ -193,7 +193,7 @@ def main() -> None:
     parser.add_argument("--conservative-1e5", action="store_true",
                         help="also the 10^5-job conservative row (minutes)")  # fmt: skip
     parser.add_argument("--full-memory", action="store_true",
-                        help="also 3.2 x 10^7 jobs in the memory rows (15-20 GB)")  # fmt: skip
+                        help="also 3.2 x 10^7 jobs in the memory rows (about 4-5 GB each)")  # fmt: skip
     args = parser.parse_args()
     print(f"{platform.platform()} | Python {platform.python_version()} | numpy {np.__version__}"
           f" | numba {numba.__version__}")  # fmt: skip
