@@ -43,7 +43,7 @@ from hpcmodels.bandwidth import SECTION6, workload
 from hpcmodels.bandwidth.experiment import _plan
 from hpcmodels.bandwidth.modules import A1
 from hpcmodels.multicluster import simulate
-from hpcmodels.multicluster.engine import prepare_run, run_to_end
+from hpcmodels.multicluster.engine import SIMULATE_DEFAULTS, prepare_run, run_to_end
 from hpcmodels.papers.jones2005 import MODULE_CODES, TABLE1, decision_times
 
 from timing import paired_ratio
@@ -111,11 +111,6 @@ def plain_simulation(submit, runtime, procs, origin, m, nodes, coallocate):
             r += 1
         q = kept
     return total / n
-
-
-SIMULATE_DEFAULTS = dict(coallocation=None, slowdown=1.0, seed=0, drop_too_wide=False,
-                         rate_model=None, tla=None, network=None, debug=False)  # fmt: skip
-"""``simulate``'s keyword defaults, which its ``prepare_run`` takes explicitly."""
 
 
 def decision_table(n: int) -> pd.DataFrame:

@@ -175,11 +175,9 @@ def profile(args: argparse.Namespace) -> None:
 
     from dataclasses import replace
 
-    from bench_bandwidth import SIMULATE_DEFAULTS
-
     from hpcmodels.bandwidth import SECTION6, workload
     from hpcmodels.bandwidth.experiment import _plan
-    from hpcmodels.multicluster.engine import prepare_run, run_to_end
+    from hpcmodels.multicluster.engine import SIMULATE_DEFAULTS, prepare_run, run_to_end
 
     setup = replace(SECTION6, jobs_per_cluster=args.jobs_per_cluster)
     jobs = workload(setup, 0)

@@ -62,13 +62,13 @@ if __name__ == "__main__" and "--non-atomic-counts" in sys.argv:  # before any k
 import numba
 import numpy as np
 import pandas as pd
-from bench_bandwidth import SIMULATE_DEFAULTS, plain_simulation
+from bench_bandwidth import plain_simulation
 from profile_kernels import at_least_one
 
 from hpcmodels.bandwidth import SECTION6, workload
 from hpcmodels.bandwidth.experiment import _plan
 from hpcmodels.multicluster.allocation import BEST_FIT, pick
-from hpcmodels.multicluster.engine import prepare_run, run_to_end
+from hpcmodels.multicluster.engine import SIMULATE_DEFAULTS, prepare_run, run_to_end
 from hpcmodels.multicluster.heap import heap_pop, heap_push
 from hpcmodels.multicluster.rates import tolerance
 from hpcmodels.multicluster.segtree import (

@@ -28,7 +28,16 @@ import numba
 import numpy as np
 
 from ..errors import InvalidParameter, check_int, check_real
-from .engine import DONE, NEED_ROOM, Result, finish_run, grow_split, prepare_run, run
+from .engine import (
+    DONE,
+    NEED_ROOM,
+    SIMULATE_DEFAULTS,
+    Result,
+    finish_run,
+    grow_split,
+    prepare_run,
+    run,
+)
 
 __all__ = ["FLOOR_SLACK", "turnaround_above", "turnaround_floor"]
 
@@ -101,20 +110,10 @@ def turnaround_above(
 
 
 def _options(options: dict) -> dict:
-    defaults = dict(
-        coallocation=None,
-        slowdown=1.0,
-        seed=0,
-        drop_too_wide=False,
-        rate_model=None,
-        tla=None,
-        network=None,
-        debug=False,
-    )
-    unknown = sorted(set(options) - set(defaults))
+    unknown = sorted(set(options) - set(SIMULATE_DEFAULTS))
     if unknown:
         raise InvalidParameter(
             f"turnaround_above: unknown option(s) {unknown}; it takes simulate's: "
-            f"{sorted(defaults)}"
+            f"{sorted(SIMULATE_DEFAULTS)}"
         )
-    return {**defaults, **options}
+    return SIMULATE_DEFAULTS | options

@@ -25,9 +25,11 @@ matrix.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numba
 import numpy as np
@@ -614,6 +616,18 @@ class _Run:
     cap: np.ndarray
     dropped: int
     clusters: list
+
+
+SIMULATE_DEFAULTS = MappingProxyType(
+    {
+        name: parameter.default
+        for name, parameter in inspect.signature(simulate).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+)
+""":func:`simulate`'s keyword-only parameters and their defaults (read from its
+signature), which :func:`prepare_run` takes explicitly: callers that build a run in
+steps (:mod:`.bound`, the benchmarks, the tests) start from these."""
 
 
 def prepare_run(

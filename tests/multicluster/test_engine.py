@@ -349,16 +349,20 @@ def test_the_allocation_matrix_holds_each_jobs_sites_and_widths(widths, coalloca
     and in each row's order, the one built from coordinate triples: a single-site job
     its width on its cluster, a co-allocated job its split entries, a dropped job (wider
     than the system) nothing; int64 indices, as the triples gave."""
-    from hpcmodels.multicluster.engine import _sparse_allocation, prepare_run, run_to_end
+    from hpcmodels.multicluster.engine import (
+        SIMULATE_DEFAULTS,
+        _sparse_allocation,
+        prepare_run,
+        run_to_end,
+    )
     from hpcmodels.multicluster.state import take_split_index
 
     m = 3
     jobs = pd.DataFrame({"submit": np.arange(len(widths), dtype=float),
                          "runtime": np.full(len(widths), 3.0), "procs": widths})  # fmt: skip
     clusters = [Cluster("a", 4), Cluster("b", 6), Cluster("c", 2)]
-    run = prepare_run(jobs, clusters, "fcfs", "first_fit", coallocation=coallocation,
-                      slowdown=1.0, seed=0, drop_too_wide=True, rate_model=None, tla=None,
-                      network=None, debug=True)  # fmt: skip
+    options = dict(coallocation=coallocation, drop_too_wide=True, debug=True)
+    run = prepare_run(jobs, clusters, "fcfs", "first_fit", **SIMULATE_DEFAULTS | options)
     if not hasattr(run, "state"):  # every job dropped
         assert run.allocation.nnz == 0 and run.allocation.shape == (len(widths), m)
         return
@@ -373,3 +377,26 @@ def test_the_allocation_matrix_holds_each_jobs_sites_and_widths(widths, coalloca
     np.testing.assert_array_equal(ours.data, ref.data)
     sums = np.asarray(ours.sum(axis=1)).ravel()
     np.testing.assert_array_equal(sums, np.where(run.keep, widths, 0))
+
+
+def test_simulate_defaults_are_what_prepare_run_takes_and_give_simulates_result():
+    """SIMULATE_DEFAULTS (what callers that build a run in steps start from) names every
+    keyword prepare_run requires, and a run built from it is simulate's with defaults."""
+    import inspect
+
+    from hpcmodels.multicluster.engine import SIMULATE_DEFAULTS, finish_run, prepare_run, run_to_end
+
+    required = [
+        name
+        for name, p in inspect.signature(prepare_run).parameters.items()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    assert sorted(SIMULATE_DEFAULTS) == sorted(required)
+    assert SIMULATE_DEFAULTS["slowdown"] == 1.0 and SIMULATE_DEFAULTS["coallocation"] is None
+    jobs = pd.DataFrame({"submit": [0.0, 1.0, 2.0], "runtime": [5.0, 2.0, 1.0], "procs": [3, 2, 4]})
+    clusters = [Cluster("a", 4), Cluster("b", 3)]
+    run = prepare_run(jobs, clusters, "fcfs", "first_fit", **SIMULATE_DEFAULTS)
+    run.state = run_to_end(run.state)
+    pd.testing.assert_frame_equal(
+        finish_run(run).jobs, simulate(jobs, clusters, "fcfs", "first_fit").jobs
+    )

@@ -194,14 +194,13 @@ def test_a_queue_that_outgrows_and_slides_its_window_matches_the_oracle(selectio
     (:mod:`hpcmodels.multicluster.queue`): with 300 jobs the window grows and moves,
     which the small drawn workloads above never make it do. Debug mode checks after
     every session that the window holds exactly the waiting jobs."""
-    from hpcmodels.multicluster.engine import prepare_run, run_to_end
+    from hpcmodels.multicluster.engine import SIMULATE_DEFAULTS, prepare_run, run_to_end
     from hpcmodels.multicluster.segtree import seg_base
 
     df, spec = _burst_then_trickle(seed), [(8, 1.0), (8, 2.0)]
     res = simulate(df, clusters_of(spec), selection, "first_fit", seed=seed, debug=True)
     assert_same(res, oracle(df, spec, selection, "first_fit", seed=seed), df, spec)
-    kw = dict(coallocation=None, slowdown=1.0, seed=seed, drop_too_wide=False,
-              rate_model=None, tla=None, network=None, debug=True)  # fmt: skip
+    kw = SIMULATE_DEFAULTS | dict(seed=seed, debug=True)
     run = prepare_run(df, clusters_of(spec), selection, "first_fit", **kw)
     tree = run_to_end(run.state, run.rate_code, run.params).wtree
     if selection in ("smallest_first", "largest_first"):  # ranks do not rise with arrival

@@ -78,17 +78,9 @@ SHARED = {
 def _prepared(jobs, clusters, selection, options):
     options = dict(options)
     allocation = options.pop("allocation", "first_fit")
-    keywords = dict(
-        coallocation=None,
-        slowdown=1.0,
-        seed=0,
-        drop_too_wide=False,
-        rate_model=None,
-        tla=None,
-        network=None,
-        debug=False,
+    return engine.prepare_run(
+        jobs, clusters, selection, allocation, **(engine.SIMULATE_DEFAULTS | options)
     )
-    return engine.prepare_run(jobs, clusters, selection, allocation, **(keywords | options))
 
 
 def _bits(values) -> np.ndarray:
@@ -221,8 +213,7 @@ def test_a_split_buffer_that_grows_keeps_every_split():
                          "runtime": rng.uniform(1, 100, n),
                          "procs": rng.integers(9, 32, n)})  # fmt: skip
     clusters = [Cluster(f"c{k}", 4) for k in range(8)]  # 3-8 sites per job
-    options = dict(coallocation="larger_first", slowdown=1.0, seed=0, drop_too_wide=False,
-                   rate_model=None, tla=None, network=None, debug=True)  # fmt: skip
+    options = engine.SIMULATE_DEFAULTS | dict(coallocation="larger_first", debug=True)
     grown = engine.prepare_run(jobs, clusters, "fcfs", "first_fit", **options)
     roomy = engine.prepare_run(jobs, clusters, "fcfs", "first_fit", **options)
     room = 8 * n
