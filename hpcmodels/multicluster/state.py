@@ -57,14 +57,7 @@ from numba.experimental import structref
 
 from .segtree import WINDOW_MIN, seg_new
 
-__all__ = [
-    "State",
-    "new_state",
-    "drop_run_arrays",
-    "take_split_index",
-    "COALLOCATED",
-    "NOT_STARTED",
-]
+__all__ = ["State", "new_state", "drop_run_arrays", "COALLOCATED", "NOT_STARTED"]
 
 COALLOCATED = -1
 NOT_STARTED = -2
@@ -338,7 +331,9 @@ def take_split_index(s: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     entries' offsets and counts, ``split_off`` and ``split_len`` of those jobs only; the
     state's two job-sized arrays are then emptied (16 bytes per job freed before the
     metrics and the allocation matrix are made: issue 55's memory per job). As after
-    :func:`drop_run_arrays`, ``s`` must not run again; its split entries stay."""
+    :func:`drop_run_arrays`, ``s`` must not run again; its split entries stay. A step of
+    :func:`.engine.finish_run` on the engine's own state, not part of the package's API
+    (left out of ``__all__``)."""
     co = np.flatnonzero(s.clus == COALLOCATED)
     off, length = s.split_off[co], s.split_len[co]
     empty = np.empty(0, np.int64)
